@@ -1,0 +1,51 @@
+// sinew-cli subcommands. Each returns the process exit code:
+// 0 success, 1 usage error, 2 bad input (with a one-line message on stderr).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace sinew::cli {
+
+enum ExitCode { kOk = 0, kUsage = 1, kBadInput = 2, kInternal = 3 };
+
+struct InfoArgs {
+  std::string file;
+  bool json = false;
+  bool selfIntersections = true;
+  double scale = 1.0;
+};
+int info(const InfoArgs& args);
+
+struct ImportArgs {
+  std::vector<std::string> files;
+  std::string output;
+  double scale = 1.0;
+  bool merge = false;
+  bool weld = true;
+  bool append = false;     // add to an existing project
+  bool overwrite = false;  // replace an existing project
+};
+int importFiles(const ImportArgs& args);
+
+struct ProjectInfoArgs {
+  std::string project;
+  bool json = false;
+};
+int projectInfo(const ProjectInfoArgs& args);
+
+struct ExampleArgs {
+  std::string name;  // "humanoid"
+  std::string output;
+  bool overwrite = false;
+};
+int example(const ExampleArgs& args);
+
+struct ExportArgs {
+  std::string project;
+  std::string output;
+  std::vector<std::string> meshes;  // names; empty: all
+};
+int exportMeshes(const ExportArgs& args);
+
+}  // namespace sinew::cli

@@ -1,0 +1,64 @@
+// sinew-cli: the headless front end (inspection, import, project files).
+#include "Commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace sinew::cli;
+  CLI::App app{"Sinew command line: inspect and import meshes and motion clips, manage projects"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "sinew-cli 0.1.0");
+
+  InfoArgs infoArgs;
+  auto* info = app.add_subcommand("info", "Show meshes, skeleton, animations and validation of a mesh or BVH file");
+  info->add_option("file", infoArgs.file, "Mesh or motion file")->required();
+  info->add_flag("--json", infoArgs.json, "Print JSON");
+  info->add_flag("!--no-self-intersections", infoArgs.selfIntersections, "Skip the self-intersection check");
+  info->add_option("--scale", infoArgs.scale, "Metres per file unit");
+
+  ImportArgs importArgs;
+  auto* imp = app.add_subcommand("import", "Import files into a project");
+  imp->add_option("files", importArgs.files, "Mesh or BVH files")->required();
+  imp->add_option("-o,--output", importArgs.output, "Project file to write (.sinew)")->required();
+  imp->add_option("--scale", importArgs.scale, "Metres per file unit");
+  imp->add_flag("--merge", importArgs.merge, "Merge all meshes of a file into one object");
+  imp->add_flag("!--no-weld", importArgs.weld, "Keep duplicate vertices");
+  auto* append = imp->add_flag("--append", importArgs.append, "Add to an existing project");
+  imp->add_flag("--overwrite", importArgs.overwrite, "Replace an existing project")->excludes(append);
+
+  ProjectInfoArgs projArgs;
+  auto* pinfo = app.add_subcommand("project-info", "Summarise a project file");
+  pinfo->add_option("project", projArgs.project, "Project file (.sinew)")->required();
+  pinfo->add_flag("--json", projArgs.json, "Print JSON");
+
+  ExampleArgs exArgs;
+  auto* ex = app.add_subcommand("example", "Generate an example project");
+  ex->add_option("name", exArgs.name, "Example name (humanoid)")->required();
+  ex->add_option("-o,--output", exArgs.output, "Project file to write")->required();
+  ex->add_flag("--overwrite", exArgs.overwrite, "Replace an existing file");
+
+  ExportArgs expArgs;
+  auto* exp = app.add_subcommand("export", "Export a project's meshes (format from the extension)");
+  exp->add_option("project", expArgs.project, "Project file (.sinew)")->required();
+  exp->add_option("-o,--output", expArgs.output, "Output file (.obj, .stl, .ply, .glb, .gltf, .dae, ...)")->required();
+  exp->add_option("--mesh", expArgs.meshes, "Mesh name(s) to export (default: all)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kUsage;
+  }
+  if (*info) return sinew::cli::info(infoArgs);
+  if (*imp) return importFiles(importArgs);
+  if (*pinfo) return projectInfo(projArgs);
+  if (*ex) return example(exArgs);
+  if (*exp) return exportMeshes(expArgs);
+  return kUsage;
+}

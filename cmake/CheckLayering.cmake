@@ -1,0 +1,17 @@
+# cmake -DCONFIG=<file setting DIR, REGEX, DESCRIPTION, STAMP> -P CheckLayering.cmake
+include(${CONFIG})
+# Fails when a source file under DIR has an #include line matching REGEX.
+file(GLOB_RECURSE sources ${DIR}/*.h ${DIR}/*.hpp ${DIR}/*.cpp)
+set(violations "")
+foreach(f IN LISTS sources)
+  file(STRINGS ${f} lines REGEX "^[ \t]*#[ \t]*include")
+  foreach(line IN LISTS lines)
+    if(line MATCHES "${REGEX}")
+      string(APPEND violations "\n  ${f}: ${line}")
+    endif()
+  endforeach()
+endforeach()
+if(violations)
+  message(FATAL_ERROR "Layering violation: ${DIR} must not include ${DESCRIPTION}:${violations}")
+endif()
+file(TOUCH ${STAMP})

@@ -1,0 +1,31 @@
+# Third-party dependencies, all from Debian 12 packages (scripts/setup-debian.sh installs them).
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+find_package(Eigen3 3.4 REQUIRED NO_MODULE)
+find_package(TBB REQUIRED)
+find_package(assimp 5.2 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 REQUIRED)
+
+# TetGen ships no CMake config: header tetgen.h, library libtet.
+find_path(TETGEN_INCLUDE_DIR tetgen.h REQUIRED)
+find_library(TETGEN_LIBRARY tet REQUIRED)
+add_library(sinew_tetgen INTERFACE)
+target_include_directories(sinew_tetgen SYSTEM INTERFACE ${TETGEN_INCLUDE_DIR})
+target_link_libraries(sinew_tetgen INTERFACE ${TETGEN_LIBRARY})
+target_compile_definitions(sinew_tetgen INTERFACE TETLIBRARY)
+
+if(SINEW_BUILD_APP)
+  find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
+  pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent Test)
+endif()
+
+if(SINEW_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+  pkg_check_modules(ODE IMPORTED_TARGET ode)
+endif()
+if(SINEW_BUILD_BENCHMARKS)
+  find_package(benchmark REQUIRED)
+endif()

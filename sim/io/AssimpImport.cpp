@@ -1,0 +1,475 @@
+#include "io/AssimpImport.h"
+
+#include "core/Error.h"
+#include "io/Bvh.h"
+#include "io/FileUtil.h"
+#include "io/FormatCheck.h"
+
+#include <assimp/Exporter.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/ProgressHandler.hpp>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace sinew {
+
+namespace {
+
+// Forwards Assimp's progress to ours; returning false makes Assimp abort.
+class ProgressBridge : public Assimp::ProgressHandler {
+ public:
+  explicit ProgressBridge(const Progress& p) : progress_(p) {}
+  bool Update(float percentage) override { return progress_.tryUpdate(percentage < 0 ? 0.0 : percentage); }
+
+ private:
+  Progress progress_;
+};
+
+unsigned depthOf(const aiNode* n) {
+  unsigned d = 0;
+  for (unsigned i = 0; i < n->mNumChildren; ++i) d = std::max(d, depthOf(n->mChildren[i]));
+  return d + 1;
+}
+unsigned countNodes(const aiNode* n) {
+  unsigned c = 1;
+  for (unsigned i = 0; i < n->mNumChildren; ++i) c += countNodes(n->mChildren[i]);
+  return c;
+}
+
+AssimpStats statsOf(const aiScene* s) {
+  AssimpStats st;
+  if (s->mRootNode) {
+    st.nodes = countNodes(s->mRootNode);
+    st.maxDepth = depthOf(s->mRootNode);
+  }
+  st.meshes = s->mNumMeshes;
+  st.animations = s->mNumAnimations;
+  st.textures = s->mNumTextures;
+  st.materials = s->mNumMaterials;
+  st.cameras = s->mNumCameras;
+  st.lights = s->mNumLights;
+  for (unsigned i = 0; i < s->mNumMeshes; ++i) {
+    st.vertices += s->mMeshes[i]->mNumVertices;
+    st.faces += s->mMeshes[i]->mNumFaces;
+    st.bones += s->mMeshes[i]->mNumBones;
+  }
+  for (unsigned i = 0; i < s->mNumAnimations; ++i) st.animationChannels += s->mAnimations[i]->mNumChannels;
+  return st;
+}
+
+Mat4 toMat4(const aiMatrix4x4& m) {
+  Mat4 r;
+  r << m.a1, m.a2, m.a3, m.a4, m.b1, m.b2, m.b3, m.b4, m.c1, m.c2, m.c3, m.c4, m.d1, m.d2, m.d3, m.d4;
+  return r;
+}
+
+Mat4 globalMatrix(const aiNode* n) {
+  Mat4 m = Mat4::Identity();
+  for (; n; n = n->mParent) m = toMat4(n->mTransformation) * m;
+  return m;
+}
+
+// Rigid part of an affine matrix (scale and shear removed), translation scaled to metres.
+Transform rigidPart(const Mat4& m, double scale) {
+  Mat3 a = m.topLeftCorner<3, 3>();
+  Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 r = svd.matrixU() * svd.matrixV().transpose();
+  if (r.determinant() < 0) {
+    Mat3 u = svd.matrixU();
+    u.col(2) *= -1;
+    r = u * svd.matrixV().transpose();
+  }
+  return {Quat(r).normalized(), m.topRightCorner<3, 1>() * scale};
+}
+
+std::string nodeName(const aiNode* n) { return n ? std::string(n->mName.C_Str()) : std::string(); }
+
+// The skeleton of a skinned scene: every node named by a bone, and the nodes
+// between those and their lowest common ancestor (which is included only if
+// it is itself a bone).
+std::optional<Skeleton> extractSkeleton(const aiScene* scene, double scale, Diagnostics& diag,
+                                        const std::string& path) {
+  std::set<std::string> boneNames;
+  for (unsigned m = 0; m < scene->mNumMeshes; ++m)
+    for (unsigned b = 0; b < scene->mMeshes[m]->mNumBones; ++b)
+      boneNames.insert(scene->mMeshes[m]->mBones[b]->mName.C_Str());
+  if (boneNames.empty() || !scene->mRootNode) return std::nullopt;
+
+  std::set<const aiNode*> bones;
+  for (const std::string& name : boneNames) {
+    const aiNode* n = scene->mRootNode->FindNode(name.c_str());
+    if (n) bones.insert(n);
+    else diag.push_back({Severity::Warning, path + ": bone '" + name + "' has no node in the hierarchy"});
+  }
+  if (bones.empty()) return std::nullopt;
+  // Paths from the scene root; the lowest common ancestor is their longest common prefix.
+  std::vector<std::vector<const aiNode*>> paths;
+  for (const aiNode* b : bones) {
+    std::vector<const aiNode*> p;
+    for (const aiNode* n = b; n; n = n->mParent) p.push_back(n);
+    std::reverse(p.begin(), p.end());
+    paths.push_back(std::move(p));
+  }
+  size_t common = paths[0].size();
+  for (const auto& p : paths) {
+    size_t k = 0;
+    while (k < std::min(common, p.size()) && p[k] == paths[0][k]) ++k;
+    common = k;
+  }
+  std::set<const aiNode*> included;
+  for (const auto& p : paths)
+    for (size_t k = common; k < p.size(); ++k) included.insert(p[k]);
+  const aiNode* lca = paths[0][common - 1];
+  if (bones.count(lca)) included.insert(lca);
+
+  Skeleton sk;
+  std::map<const aiNode*, int32_t> index;
+  std::map<const aiNode*, Transform> world;
+  // Depth-first from the LCA so parents precede children.
+  std::vector<const aiNode*> stack{lca};
+  while (!stack.empty()) {
+    const aiNode* n = stack.back();
+    stack.pop_back();
+    if (included.count(n)) {
+      // Parent joint: the nearest included ancestor (non-joint nodes in between are folded in).
+      const aiNode* parentNode = n->mParent;
+      while (parentNode && !index.count(parentNode)) parentNode = parentNode->mParent;
+      const Transform w = rigidPart(globalMatrix(n), scale);
+      world[n] = w;
+      Joint j;
+      j.name = nodeName(n);
+      j.parent = parentNode ? index[parentNode] : -1;
+      j.restLocal = parentNode ? world[parentNode].inverse() * w : w;
+      index[n] = static_cast<int32_t>(sk.joints.size());
+      sk.joints.push_back(j);
+    }
+    for (unsigned c = n->mNumChildren; c-- > 0;) stack.push_back(n->mChildren[c]);
+  }
+  // Names must be unique for the skeleton to be usable by name.
+  std::set<std::string> seen;
+  for (Joint& j : sk.joints) {
+    if (j.name.empty()) j.name = "joint";
+    std::string base = j.name;
+    for (int k = 2; !seen.insert(j.name).second; ++k) j.name = base + "." + std::to_string(k);
+  }
+  return sk;
+}
+
+struct MeshInstance {
+  const aiMesh* mesh;
+  Mat4 transform;  // node global matrix
+  std::string name;
+};
+
+void collectInstances(const aiScene* scene, const aiNode* node, std::vector<MeshInstance>& out) {
+  const Mat4 g = globalMatrix(node);
+  for (unsigned i = 0; i < node->mNumMeshes; ++i) {
+    const unsigned mi = node->mMeshes[i];
+    if (mi >= scene->mNumMeshes) continue;
+    const aiMesh* m = scene->mMeshes[mi];
+    std::string name = m->mName.length ? m->mName.C_Str() : nodeName(node);
+    out.push_back({m, g, name});
+  }
+  for (unsigned c = 0; c < node->mNumChildren; ++c) collectInstances(scene, node->mChildren[c], out);
+}
+
+// Builds one triangle mesh (and its skin, if any) from mesh instances.
+ImportedMesh buildMesh(const std::vector<MeshInstance>& parts, const std::string& name, const ImportOptions& opt,
+                       const std::string& path, Diagnostics& diag) {
+  std::vector<Vec3> positions;
+  std::vector<Tri> tris;
+  std::vector<std::vector<std::pair<int32_t, double>>> influences;  // per source vertex
+  std::vector<std::string> boneNames;
+  std::map<std::string, int32_t> boneIndex;
+  size_t skippedFaces = 0;
+  for (const MeshInstance& inst : parts) {
+    const aiMesh* m = inst.mesh;
+    const auto base = static_cast<int32_t>(positions.size());
+    for (unsigned v = 0; v < m->mNumVertices; ++v) {
+      const Eigen::Vector4d p(m->mVertices[v].x, m->mVertices[v].y, m->mVertices[v].z, 1.0);
+      positions.push_back((inst.transform * p).head<3>() * opt.scale);
+    }
+    for (unsigned f = 0; f < m->mNumFaces; ++f) {
+      const aiFace& face = m->mFaces[f];
+      if (face.mNumIndices != 3) {
+        ++skippedFaces;
+        continue;
+      }
+      tris.push_back({base + int32_t(face.mIndices[0]), base + int32_t(face.mIndices[1]),
+                      base + int32_t(face.mIndices[2])});
+    }
+    influences.resize(positions.size());
+    for (unsigned b = 0; b < m->mNumBones; ++b) {
+      const aiBone* bone = m->mBones[b];
+      const std::string bn = bone->mName.C_Str();
+      auto [it, added] = boneIndex.emplace(bn, static_cast<int32_t>(boneNames.size()));
+      if (added) boneNames.push_back(bn);
+      for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+        const aiVertexWeight& vw = bone->mWeights[w];
+        if (vw.mVertexId < m->mNumVertices && vw.mWeight > 0)
+          influences[base + vw.mVertexId].push_back({it->second, vw.mWeight});
+      }
+    }
+  }
+  if (skippedFaces)
+    diag.push_back({Severity::Warning, path + ": mesh '" + name + "': skipped " + std::to_string(skippedFaces) +
+                                           " point/line primitive(s)"});
+  for (const Vec3& p : positions)
+    if (!p.allFinite()) throw InputError(path, "mesh '" + name + "' has non-finite vertex coordinates");
+
+  ImportedMesh out;
+  out.name = name;
+  out.sourceVertices = positions.size();
+  std::vector<int32_t> remap(positions.size());
+  if (opt.weld) {
+    Aabb box;
+    for (const Vec3& p : positions) box.add(p);
+    WeldResult w = weldVertices(positions, tris, defaultWeldTolerance(box));
+    out.mesh = std::move(w.mesh);
+    remap = std::move(w.remap);
+    out.weldedVertices = w.mergedCount;
+  } else {
+    for (size_t i = 0; i < remap.size(); ++i) remap[i] = static_cast<int32_t>(i);
+    out.mesh = TriMesh{std::move(positions), std::move(tris)};
+  }
+  if (!boneNames.empty()) {
+    // Merge influences of welded vertices (sum per bone, then normalise).
+    std::vector<std::map<int32_t, double>> merged(out.mesh.vertexCount());
+    for (size_t v = 0; v < influences.size(); ++v)
+      for (const auto& [b, w] : influences[v]) merged[remap[v]][b] += w;
+    SkinWeights sw;
+    sw.bones = boneNames;
+    sw.offsets.push_back(0);
+    for (const auto& row : merged) {
+      for (const auto& [b, w] : row) {
+        sw.bone.push_back(b);
+        sw.weight.push_back(w);
+      }
+      sw.offsets.push_back(static_cast<int32_t>(sw.bone.size()));
+    }
+    sw.normalize();
+    out.skin = std::move(sw);
+  }
+  return out;
+}
+
+std::string displayName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+}  // namespace
+
+std::vector<std::string> importExtensions() {
+  Assimp::Importer imp;
+  std::string list;
+  imp.GetExtensionList(list);  // "*.3ds;*.obj;..."
+  std::vector<std::string> exts;
+  size_t i = 0;
+  while (i < list.size()) {
+    size_t j = list.find(';', i);
+    if (j == std::string::npos) j = list.size();
+    std::string e = list.substr(i, j - i);
+    if (e.rfind("*.", 0) == 0) e = e.substr(2);
+    std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (!e.empty()) exts.push_back(e);
+    i = j + 1;
+  }
+  if (std::find(exts.begin(), exts.end(), "bvh") == exts.end()) exts.push_back("bvh");
+  std::sort(exts.begin(), exts.end());
+  exts.erase(std::unique(exts.begin(), exts.end()), exts.end());
+  return exts;
+}
+
+bool isImportable(const std::string& path) {
+  const std::string e = lowerExtension(path);
+  const auto exts = importExtensions();
+  return std::find(exts.begin(), exts.end(), e) != exts.end();
+}
+
+ImportResult importFile(const std::string& path, const ImportOptions& opt, const Progress& progress) {
+  if (!(opt.scale > 0) || !std::isfinite(opt.scale))
+    throw InputError(path, "import scale must be a positive number");
+  ImportResult r;
+  r.path = path;
+  r.format = lowerExtension(path);
+  progress.update(0.0, "reading");
+  const std::string data = readFileChecked(path);
+  if (!isImportable(path))
+    throw InputError(path, r.format.empty() ? "file has no extension; cannot tell its format"
+                                            : "unsupported file format '." + r.format + "'");
+  precheckMeshFile(path, data, r.diagnostics);
+
+  // Read with Assimp, without post-processing (statistics as the file has them).
+  Assimp::Importer importer;
+  importer.SetProgressHandler(new ProgressBridge(progress.sub(0.0, 0.5)));  // importer owns it
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const aiScene* raw = nullptr;
+  try {
+    raw = importer.ReadFileFromMemory(data.data(), data.size(), 0, r.format.c_str());
+  } catch (const std::exception& e) {
+    throw InputError(path, std::string("cannot be read: ") + e.what());
+  }
+  progress.update(0.5, "processing");  // throws Cancelled if the user cancelled mid-read
+  if (!raw) {
+    std::string err = importer.GetErrorString();
+    if (err.empty()) err = "unknown error";
+    throw InputError(path, "cannot be read: " + err);
+  }
+  r.assimp = statsOf(raw);
+
+  if (r.format == "bvh") {
+    // Motion clip: our own reader keeps the exact channels and frame time.
+    r.clips.push_back(parseBvh(data, path, opt.scale != 1.0 ? opt.scale : 0.0));
+    progress.update(1.0, "done");
+    return r;
+  }
+
+  const aiScene* scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_SortByPType);
+  if (!scene) throw InputError(path, std::string("cannot be processed: ") + importer.GetErrorString());
+  if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE && scene->mNumMeshes == 0 && scene->mNumAnimations == 0)
+    throw InputError(path, "contains no meshes or animations");
+
+  r.skeleton = extractSkeleton(scene, opt.scale, r.diagnostics, path);
+  std::vector<MeshInstance> instances;
+  if (scene->mRootNode) collectInstances(scene, scene->mRootNode, instances);
+  std::vector<std::pair<std::string, std::vector<MeshInstance>>> groups;
+  if (opt.merge && !instances.empty()) {
+    groups.push_back({std::filesystem::path(path).stem().string(), instances});
+  } else {
+    std::map<std::string, int> used;
+    for (const MeshInstance& inst : instances) {
+      std::string name = inst.name.empty() ? std::filesystem::path(path).stem().string() : inst.name;
+      if (used[name]++) name += "." + std::to_string(used[name]);
+      groups.push_back({name, {inst}});
+    }
+  }
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const Progress p = progress.sub(0.5 + 0.5 * g / groups.size(), 0.5 + 0.5 * (g + 1) / groups.size());
+    ImportedMesh m = buildMesh(groups[g].second, groups[g].first, opt, path, r.diagnostics);
+    if (m.mesh.triangles.empty()) continue;
+    if (opt.validate) {
+      MeshValidationOptions vo;
+      vo.checkSelfIntersections = opt.checkSelfIntersections;
+      m.report = validateMesh(m.mesh, vo, p);
+      for (Diagnostic& d : m.report->diagnostics(displayName(path) + " [" + m.name + "]")) r.diagnostics.push_back(d);
+    }
+    r.meshes.push_back(std::move(m));
+  }
+  if (r.empty() && raw->mNumAnimations == 0) throw InputError(path, "contains no triangle meshes");
+  if (scene->mNumAnimations > 0)
+    r.diagnostics.push_back({Severity::Info, path + ": " + std::to_string(scene->mNumAnimations) +
+                                                 " animation(s) not imported (motion clips are read from BVH)"});
+  progress.update(1.0, "done");
+  return r;
+}
+
+std::vector<ObjectId> addToProject(Project& project, ImportResult result, Diagnostics& outDiagnostics) {
+  std::vector<ObjectId> ids;
+  static const Vec3 palette[] = {{0.85, 0.72, 0.62}, {0.55, 0.7, 0.85}, {0.6, 0.8, 0.55}, {0.85, 0.6, 0.7}};
+  for (ImportedMesh& m : result.meshes) {
+    MeshObject o;
+    o.id = project.allocateId();
+    o.name = m.name;
+    o.source = result.path;
+    o.mesh = std::move(m.mesh);
+    o.skin = std::move(m.skin);
+    o.color = palette[project.meshes.size() % 4];
+    ids.push_back(o.id);
+    project.meshes.push_back(std::move(o));
+  }
+  if (result.skeleton) {
+    if (!project.skeleton) {
+      SkeletonObject s;
+      s.id = project.allocateId();
+      s.name = std::filesystem::path(result.path).stem().string() + " skeleton";
+      s.skeleton = std::move(*result.skeleton);
+      ids.push_back(s.id);
+      project.skeleton = std::move(s);
+    } else {
+      outDiagnostics.push_back({Severity::Warning, result.path + ": the project already has a skeleton; "
+                                                                 "the file's skeleton was not imported"});
+    }
+  }
+  for (MotionClip& c : result.clips) {
+    ClipObject o;
+    o.id = project.allocateId();
+    o.source = result.path;
+    o.clip = std::move(c);
+    ids.push_back(o.id);
+    project.clips.push_back(std::move(o));
+  }
+  return ids;
+}
+
+std::vector<std::string> exportExtensions() {
+  Assimp::Exporter ex;
+  std::vector<std::string> exts;
+  for (size_t i = 0; i < ex.GetExportFormatCount(); ++i) exts.push_back(ex.GetExportFormatDescription(i)->fileExtension);
+  std::sort(exts.begin(), exts.end());
+  exts.erase(std::unique(exts.begin(), exts.end()), exts.end());
+  return exts;
+}
+
+void exportMeshes(const std::vector<const MeshObject*>& meshes, const std::string& path) {
+  if (meshes.empty()) throw InputError(path, "nothing to export");
+  const std::string ext = lowerExtension(path);
+  Assimp::Exporter ex;
+  std::string formatId;
+  for (size_t i = 0; i < ex.GetExportFormatCount(); ++i) {
+    const aiExportFormatDesc* d = ex.GetExportFormatDescription(i);
+    if (ext == d->fileExtension) {
+      formatId = d->id;
+      // Prefer glTF 2 over glTF 1 for .gltf/.glb.
+      if (formatId.rfind("gltf2", 0) == 0 || formatId.rfind("glb2", 0) == 0) break;
+    }
+  }
+  if (formatId.empty()) throw InputError(path, "cannot export to '." + ext + "' files");
+
+  // Build a minimal scene: one node per mesh under the root, one material.
+  auto scene = std::make_unique<aiScene>();
+  scene->mRootNode = new aiNode("root");
+  scene->mNumMaterials = 1;
+  scene->mMaterials = new aiMaterial*[1]{new aiMaterial()};
+  scene->mNumMeshes = static_cast<unsigned>(meshes.size());
+  scene->mMeshes = new aiMesh*[meshes.size()];
+  scene->mRootNode->mNumChildren = scene->mNumMeshes;
+  scene->mRootNode->mChildren = new aiNode*[meshes.size()];
+  for (size_t i = 0; i < meshes.size(); ++i) {
+    const TriMesh& tm = meshes[i]->mesh;
+    auto* m = new aiMesh();
+    m->mName = meshes[i]->name;
+    m->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    m->mMaterialIndex = 0;
+    m->mNumVertices = static_cast<unsigned>(tm.vertexCount());
+    m->mVertices = new aiVector3D[tm.vertexCount()];
+    m->mNormals = new aiVector3D[tm.vertexCount()];
+    const std::vector<Vec3> normals = vertexNormals(tm);
+    for (size_t v = 0; v < tm.vertexCount(); ++v) {
+      m->mVertices[v] = aiVector3D(float(tm.positions[v].x()), float(tm.positions[v].y()), float(tm.positions[v].z()));
+      m->mNormals[v] = aiVector3D(float(normals[v].x()), float(normals[v].y()), float(normals[v].z()));
+    }
+    m->mNumFaces = static_cast<unsigned>(tm.triangleCount());
+    m->mFaces = new aiFace[tm.triangleCount()];
+    for (size_t f = 0; f < tm.triangleCount(); ++f) {
+      m->mFaces[f].mNumIndices = 3;
+      m->mFaces[f].mIndices = new unsigned[3]{unsigned(tm.triangles[f][0]), unsigned(tm.triangles[f][1]),
+                                               unsigned(tm.triangles[f][2])};
+    }
+    scene->mMeshes[i] = m;
+    auto* node = new aiNode(meshes[i]->name);
+    node->mParent = scene->mRootNode;
+    node->mNumMeshes = 1;
+    node->mMeshes = new unsigned[1]{static_cast<unsigned>(i)};
+    scene->mRootNode->mChildren[i] = node;
+  }
+  // Assimp writes the file (and side files such as .mtl or .bin) itself.
+  if (ex.Export(scene.get(), formatId, path) != AI_SUCCESS)
+    throw InputError(path, std::string("export failed: ") + ex.GetErrorString());
+}
+
+}  // namespace sinew

@@ -1,0 +1,72 @@
+// Importing meshes, skeletons, skin weights and motion clips from files.
+// Meshes go through Assimp (OBJ, FBX, glTF 2.0, Collada, PLY, STL, X and the
+// rest of Assimp's formats); BVH motion clips are read by io/Bvh.
+#pragma once
+
+#include "core/Progress.h"
+#include "geometry/MeshValidation.h"
+#include "model/MotionClip.h"
+#include "model/Project.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace sinew {
+
+// Scene statistics as Assimp reports them for the file without
+// post-processing (the numbers `assimp info -r FILE` prints).
+struct AssimpStats {
+  unsigned nodes = 0, maxDepth = 0, meshes = 0, animations = 0, textures = 0, materials = 0, cameras = 0,
+           lights = 0, vertices = 0, faces = 0, bones = 0, animationChannels = 0;
+};
+
+struct ImportOptions {
+  double scale = 1.0;                  // metres per file unit, applied to meshes, skeletons and clips
+  bool weld = true;                    // merge coincident vertices (for simulation use)
+  bool merge = false;                  // merge all meshes of the file into one object
+  bool validate = true;                // run mesh validation
+  bool checkSelfIntersections = true;  // part of validation; the costly part
+};
+
+struct ImportedMesh {
+  std::string name;
+  TriMesh mesh;                         // welded (if requested), metres
+  std::optional<SkinWeights> skin;
+  size_t sourceVertices = 0;            // before welding
+  size_t weldedVertices = 0;            // vertices merged by welding
+  std::optional<MeshReport> report;     // validation (if requested)
+};
+
+struct ImportResult {
+  std::string path;
+  std::string format;                   // lower-case extension
+  AssimpStats assimp;
+  std::vector<ImportedMesh> meshes;
+  std::optional<Skeleton> skeleton;     // from the node hierarchy of the skin's bones
+  std::vector<MotionClip> clips;
+  Diagnostics diagnostics;              // warnings and validation findings, one line each
+  bool empty() const { return meshes.empty() && !skeleton && clips.empty(); }
+};
+
+// Imports a file. Throws InputError naming the file and the problem for
+// missing, empty, unsupported, truncated or malformed files; throws Cancelled
+// when `progress` is cancelled.
+ImportResult importFile(const std::string& path, const ImportOptions& options = {},
+                        const Progress& progress = Progress::none());
+
+// Adds what `result` holds to `project` (new ids), returning the new ids.
+// The skeleton replaces the project's skeleton if there is none yet; else it
+// is dropped with a warning appended to `outDiagnostics`.
+std::vector<ObjectId> addToProject(Project& project, ImportResult result, Diagnostics& outDiagnostics);
+
+// Extensions (lower case, no dot) Sinew can import.
+std::vector<std::string> importExtensions();
+bool isImportable(const std::string& path);
+
+// Writes meshes to a file in a format chosen by extension (obj, stl, ply,
+// gltf, glb, dae, x, 3ds...). Throws InputError on failure.
+void exportMeshes(const std::vector<const MeshObject*>& meshes, const std::string& path);
+std::vector<std::string> exportExtensions();
+
+}  // namespace sinew

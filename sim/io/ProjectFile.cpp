@@ -1,0 +1,377 @@
+#include "io/ProjectFile.h"
+
+#include "core/Hash.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <regex>
+#include <set>
+
+namespace sinew {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+std::string projectDataDir(const std::string& path) { return path + ".data"; }
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Blobs: typed arrays stored as files named "<fnv1a64 hex>.bin".
+
+template <class T>
+struct BlobType;
+template <>
+struct BlobType<double> {
+  static constexpr const char* name = "f64";
+};
+template <>
+struct BlobType<int32_t> {
+  static constexpr const char* name = "i32";
+};
+
+class BlobWriter {
+ public:
+  template <class T>
+  json add(const T* data, size_t count, std::vector<size_t> shape) {
+    const size_t bytes = count * sizeof(T);
+    std::string b = bytes ? std::string(reinterpret_cast<const char*>(data), bytes) : std::string();
+    const std::string name = toHex64(fnv1a64(b.data(), b.size())) + ".bin";
+    blobs_.emplace(name, std::move(b));
+    return json{{"blob", name}, {"type", BlobType<T>::name}, {"shape", shape}};
+  }
+  const std::map<std::string, std::string>& blobs() const { return blobs_; }
+
+ private:
+  std::map<std::string, std::string> blobs_;  // name -> bytes
+};
+
+class BlobReader {
+ public:
+  BlobReader(std::string projectPath) : path_(std::move(projectPath)), dir_(projectDataDir(path_)) {}
+
+  // Reads an array given either inline (JSON array of numbers or of rows) or as a blob reference.
+  template <class T>
+  std::vector<T> read(const json& j, size_t columns, const std::string& what) {
+    std::vector<T> out;
+    if (j.is_array()) {
+      for (const json& row : j) {
+        if (row.is_array()) {
+          if (row.size() != columns) fail(what + ": inline row has " + std::to_string(row.size()) + " values, expected " + std::to_string(columns));
+          for (const json& x : row) out.push_back(number<T>(x, what));
+        } else {
+          out.push_back(number<T>(row, what));
+        }
+      }
+      if (columns > 1 && out.size() % columns) fail(what + ": inline array length is not a multiple of " + std::to_string(columns));
+      return out;
+    }
+    if (!j.is_object() || !j.contains("blob")) fail(what + ": expected an array or a blob reference");
+    const std::string name = j.at("blob").get<std::string>();
+    static const std::regex valid("[0-9a-f]{16}\\.bin");
+    if (!std::regex_match(name, valid)) fail(what + ": invalid blob name '" + name.substr(0, 40) + "'");
+    if (j.value("type", "") != BlobType<T>::name)
+      fail(what + ": blob type '" + j.value("type", "") + "', expected '" + BlobType<T>::name + "'");
+    size_t count = 1;
+    for (const json& d : j.at("shape")) count *= d.get<size_t>();
+    if (j.at("shape").size() > 1 && j.at("shape").back().get<size_t>() != columns)
+      fail(what + ": blob has " + std::to_string(j.at("shape").back().get<size_t>()) + " columns, expected " + std::to_string(columns));
+    const std::string file = (fs::path(dir_) / name).string();
+    std::error_code ec;
+    if (!fs::exists(file, ec)) fail(what + ": missing data file " + file);
+    const uint64_t size = fs::file_size(file, ec);
+    if (ec || size != count * sizeof(T))
+      fail(what + ": data file " + file + " has " + std::to_string(size) + " bytes, expected " +
+           std::to_string(count * sizeof(T)));
+    const std::string bytes = count ? readFileChecked(file) : std::string();
+    if (toHex64(fnv1a64(bytes.data(), bytes.size())) + ".bin" != name)
+      fail(what + ": data file " + file + " is corrupted (content does not match its hash)");
+    out.resize(count);
+    if (count) std::memcpy(out.data(), bytes.data(), bytes.size());
+    return out;
+  }
+
+  [[noreturn]] void fail(const std::string& msg) const { throw InputError(path_, msg); }
+
+ private:
+  template <class T>
+  T number(const json& x, const std::string& what) {
+    if (!x.is_number()) fail(what + ": expected a number, found " + std::string(x.type_name()));
+    return x.get<T>();
+  }
+  std::string path_, dir_;
+};
+
+// ---------------------------------------------------------------------------
+// Writing
+
+json vec3(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+json quat(const Quat& q) { return json::array({q.w(), q.x(), q.y(), q.z()}); }
+
+json skinToJson(const SkinWeights& s, BlobWriter& blobs) {
+  return {{"bones", s.bones},
+          {"offsets", blobs.add(s.offsets.data(), s.offsets.size(), {s.offsets.size()})},
+          {"bone", blobs.add(s.bone.data(), s.bone.size(), {s.bone.size()})},
+          {"weight", blobs.add(s.weight.data(), s.weight.size(), {s.weight.size()})}};
+}
+
+json projectToJson(const Project& p, BlobWriter& blobs) {
+  json j;
+  j["format"] = kProjectFormatName;
+  j["version"] = kProjectFormatVersion;
+  j["name"] = p.name;
+  j["nextId"] = p.nextId;
+  j["units"] = "m";
+  json meshes = json::array();
+  for (const MeshObject& m : p.meshes) {
+    json o{{"id", m.id}, {"name", m.name}, {"source", m.source}, {"color", vec3(m.color)}, {"visible", m.visible}};
+    o["positions"] = blobs.add(m.mesh.positions.empty() ? nullptr : m.mesh.positions[0].data(),
+                               3 * m.mesh.positions.size(), {m.mesh.positions.size(), 3});
+    o["triangles"] = blobs.add(m.mesh.triangles.empty() ? nullptr : m.mesh.triangles[0].data(),
+                               3 * m.mesh.triangles.size(), {m.mesh.triangles.size(), 3});
+    if (m.skin) o["skin"] = skinToJson(*m.skin, blobs);
+    meshes.push_back(o);
+  }
+  j["meshes"] = meshes;
+  if (p.skeleton) {
+    json joints = json::array();
+    for (const Joint& jt : p.skeleton->skeleton.joints)
+      joints.push_back({{"name", jt.name}, {"parent", jt.parent}, {"translation", vec3(jt.restLocal.translation)},
+                        {"rotation", quat(jt.restLocal.rotation)}});
+    j["skeleton"] = {{"id", p.skeleton->id}, {"name", p.skeleton->name}, {"joints", joints}};
+  }
+  json clips = json::array();
+  for (const ClipObject& c : p.clips) {
+    json joints = json::array();
+    for (const ClipJoint& cj : c.clip.joints) {
+      json o{{"name", cj.name}, {"parent", cj.parent}, {"offset", vec3(cj.offset)}};
+      json ch = json::array();
+      for (Channel x : cj.channels) ch.push_back(channelName(x));
+      o["channels"] = ch;
+      if (cj.endSite) o["endSite"] = vec3(*cj.endSite);
+      joints.push_back(o);
+    }
+    clips.push_back({{"id", c.id},
+                     {"name", c.clip.name},
+                     {"source", c.source},
+                     {"frameTime", c.clip.frameTime},
+                     {"frameCount", c.clip.frameCount},
+                     {"units", c.clip.units},
+                     {"unitScale", c.clip.unitScale},
+                     {"joints", joints},
+                     {"values", blobs.add(c.clip.values.data(), c.clip.values.size(),
+                                          {size_t(c.clip.frameCount), size_t(c.clip.channelCount())})}});
+  }
+  j["clips"] = clips;
+  return j;
+}
+
+// ---------------------------------------------------------------------------
+// Reading
+
+template <class T>
+T field(const json& j, const char* key, const std::string& ctx, const std::string& path) {
+  if (!j.is_object() || !j.contains(key)) throw InputError(path, ctx + ": missing '" + key + "'");
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw InputError(path, ctx + ": '" + key + "' has the wrong type");
+  }
+}
+
+Vec3 readVec3(const json& j, const char* key, const std::string& ctx, const std::string& path) {
+  const auto v = field<std::vector<double>>(j, key, ctx, path);
+  if (v.size() != 3) throw InputError(path, ctx + ": '" + key + "' must have 3 numbers");
+  return {v[0], v[1], v[2]};
+}
+
+Project projectFromJson(const json& j, const std::string& path) {
+  BlobReader blobs(path);
+  Project p;
+  p.name = field<std::string>(j, "name", "project", path);
+  p.nextId = field<ObjectId>(j, "nextId", "project", path);
+  for (const json& m : field<json>(j, "meshes", "project", path)) {
+    MeshObject o;
+    o.id = field<ObjectId>(m, "id", "mesh", path);
+    o.name = field<std::string>(m, "name", "mesh", path);
+    const std::string ctx = "mesh '" + o.name + "'";
+    o.source = m.value("source", "");
+    o.color = m.contains("color") ? readVec3(m, "color", ctx, path) : Vec3(0.8, 0.8, 0.8);
+    o.visible = m.value("visible", true);
+    const auto pos = blobs.read<double>(field<json>(m, "positions", ctx, path), 3, ctx + " positions");
+    const auto tri = blobs.read<int32_t>(field<json>(m, "triangles", ctx, path), 3, ctx + " triangles");
+    o.mesh.positions.resize(pos.size() / 3);
+    std::memcpy(static_cast<void*>(o.mesh.positions.data()), pos.data(), pos.size() * sizeof(double));
+    o.mesh.triangles.resize(tri.size() / 3);
+    std::memcpy(o.mesh.triangles.data(), tri.data(), tri.size() * sizeof(int32_t));
+    if (m.contains("skin")) {
+      const json& s = m.at("skin");
+      SkinWeights w;
+      w.bones = field<std::vector<std::string>>(s, "bones", ctx + " skin", path);
+      w.offsets = blobs.read<int32_t>(field<json>(s, "offsets", ctx, path), 1, ctx + " skin offsets");
+      w.bone = blobs.read<int32_t>(field<json>(s, "bone", ctx, path), 1, ctx + " skin bones");
+      w.weight = blobs.read<double>(field<json>(s, "weight", ctx, path), 1, ctx + " skin weights");
+      o.skin = std::move(w);
+    }
+    p.meshes.push_back(std::move(o));
+  }
+  if (j.contains("skeleton") && !j.at("skeleton").is_null()) {
+    const json& s = j.at("skeleton");
+    SkeletonObject so;
+    so.id = field<ObjectId>(s, "id", "skeleton", path);
+    so.name = field<std::string>(s, "name", "skeleton", path);
+    for (const json& jt : field<json>(s, "joints", "skeleton", path)) {
+      Joint joint;
+      joint.name = field<std::string>(jt, "name", "skeleton joint", path);
+      const std::string ctx = "joint '" + joint.name + "'";
+      joint.parent = field<int32_t>(jt, "parent", ctx, path);
+      joint.restLocal.translation = readVec3(jt, "translation", ctx, path);
+      const auto q = field<std::vector<double>>(jt, "rotation", ctx, path);
+      if (q.size() != 4) throw InputError(path, ctx + ": 'rotation' must be a quaternion [w,x,y,z]");
+      joint.restLocal.rotation = Quat(q[0], q[1], q[2], q[3]);
+      so.skeleton.joints.push_back(joint);
+    }
+    p.skeleton = std::move(so);
+  }
+  for (const json& c : field<json>(j, "clips", "project", path)) {
+    ClipObject o;
+    o.id = field<ObjectId>(c, "id", "clip", path);
+    o.clip.name = field<std::string>(c, "name", "clip", path);
+    const std::string ctx = "clip '" + o.clip.name + "'";
+    o.source = c.value("source", "");
+    o.clip.frameTime = field<double>(c, "frameTime", ctx, path);
+    o.clip.frameCount = field<int32_t>(c, "frameCount", ctx, path);
+    o.clip.units = c.value("units", "m");
+    o.clip.unitScale = c.value("unitScale", 1.0);
+    int32_t column = 0;
+    for (const json& cj : field<json>(c, "joints", ctx, path)) {
+      ClipJoint joint;
+      joint.name = field<std::string>(cj, "name", ctx + " joint", path);
+      joint.parent = field<int32_t>(cj, "parent", ctx + " joint '" + joint.name + "'", path);
+      joint.offset = readVec3(cj, "offset", ctx, path);
+      for (const std::string& ch : field<std::vector<std::string>>(cj, "channels", ctx, path)) {
+        const auto x = channelFromName(ch);
+        if (!x) throw InputError(path, ctx + ": unknown channel '" + ch + "'");
+        joint.channels.push_back(*x);
+      }
+      if (cj.contains("endSite")) joint.endSite = readVec3(cj, "endSite", ctx, path);
+      joint.firstChannel = column;
+      column += static_cast<int32_t>(joint.channels.size());
+      o.clip.joints.push_back(joint);
+    }
+    o.clip.values = blobs.read<double>(field<json>(c, "values", ctx, path), std::max(column, 1), ctx + " values");
+    p.clips.push_back(std::move(o));
+  }
+  p.validate(path);
+  return p;
+}
+
+// ---------------------------------------------------------------------------
+// Migration: each step takes a document of version N to version N+1.
+
+// Version 1 (Sinew 0.0 development builds) kept every array inline, had no
+// object ids, called positions/triangles "vertices"/"faces", stored skeleton
+// joints as parent offsets without rotation, and had no motion clips.
+void migrate1to2(json& j) {
+  uint64_t nextId = 1;
+  for (json& m : j["meshes"]) {
+    m["id"] = nextId++;
+    m["positions"] = m.value("vertices", json::array());
+    m["triangles"] = m.value("faces", json::array());
+    m.erase("vertices");
+    m.erase("faces");
+  }
+  if (j.contains("skeleton") && !j["skeleton"].is_null()) {
+    json& s = j["skeleton"];
+    s["id"] = nextId++;
+    if (!s.contains("name")) s["name"] = "skeleton";
+    for (json& jt : s["joints"]) {
+      jt["translation"] = jt.value("offset", json::array({0, 0, 0}));
+      jt["rotation"] = json::array({1, 0, 0, 0});
+      jt.erase("offset");
+    }
+  }
+  if (!j.contains("clips")) j["clips"] = json::array();
+  j["nextId"] = nextId;
+  j["version"] = 2;
+}
+
+json parseDocument(const std::string& path) {
+  const std::string text = readFileChecked(path);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError(path, "not valid JSON (byte " + std::to_string(e.byte) + "): the file is truncated or corrupted");
+  }
+  if (!j.is_object() || j.value("format", "") != kProjectFormatName)
+    throw InputError(path, "not a Sinew project (missing \"format\": \"sinew-project\")");
+  if (!j.contains("version") || !j.at("version").is_number_integer())
+    throw InputError(path, "project has no format version");
+  return j;
+}
+
+}  // namespace
+
+int projectFileVersion(const std::string& path) { return parseDocument(path).at("version").get<int>(); }
+
+Project loadProject(const std::string& path, Diagnostics* outNotes) {
+  json j = parseDocument(path);
+  const int version = j.at("version").get<int>();
+  if (version > kProjectFormatVersion)
+    throw InputError(path, "was written by a newer Sinew (project format version " + std::to_string(version) +
+                               "; this build reads versions up to " + std::to_string(kProjectFormatVersion) +
+                               "). Update Sinew to open it; the file was not changed.");
+  if (version < 1) throw InputError(path, "invalid project format version " + std::to_string(version));
+  try {
+    if (version < 2) {
+      if (!j.contains("meshes")) j["meshes"] = json::array();
+      migrate1to2(j);
+      if (outNotes) outNotes->push_back({Severity::Info, path + ": migrated project format 1 -> 2"});
+    }
+    return projectFromJson(j, path);
+  } catch (const json::exception& e) {
+    throw InputError(path, std::string("malformed project document: ") + e.what());
+  }
+}
+
+void saveProject(const Project& project, const std::string& path, const SaveOptions& options) {
+  // Refuse to overwrite a project written by a newer Sinew.
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    int existing = 0;
+    try {
+      existing = projectFileVersion(path);
+    } catch (const InputError&) {
+      existing = 0;  // not a readable project: it is replaced like any other file
+    }
+    if (existing > kProjectFormatVersion)
+      throw InputError(path, "holds a project from a newer Sinew (format version " + std::to_string(existing) +
+                                 "); refusing to overwrite it. Save under another name.");
+  }
+  BlobWriter blobs;
+  const json doc = projectToJson(project, blobs);
+  const std::string dir = projectDataDir(path);
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(path, "cannot create data directory " + dir + ": " + ec.message());
+
+  // 1. Blobs (content-addressed: an existing file with the right size is already this content).
+  for (const auto& [name, bytes] : blobs.blobs()) {
+    const std::string file = (fs::path(dir) / name).string();
+    if (fs::exists(file, ec) && fs::file_size(file, ec) == bytes.size()) continue;
+    writeFileAtomic(file, bytes, options.hook);
+  }
+  // 2. The document, atomically replacing the previous one.
+  writeFileAtomic(path, doc.dump(2) + "\n", options.hook);
+  // 3. Remove blobs no longer referenced (only files that look like our blobs).
+  static const std::regex blobName("[0-9a-f]{16}\\.bin");
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (std::regex_match(name, blobName) && !blobs.blobs().count(name)) fs::remove(entry.path(), ec);
+  }
+}
+
+}  // namespace sinew

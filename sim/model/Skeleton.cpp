@@ -1,0 +1,56 @@
+#include "model/Skeleton.h"
+
+#include "core/Error.h"
+
+#include <set>
+
+namespace sinew {
+
+int32_t Skeleton::find(std::string_view name) const {
+  for (size_t i = 0; i < joints.size(); ++i)
+    if (joints[i].name == name) return static_cast<int32_t>(i);
+  return -1;
+}
+
+std::vector<int32_t> Skeleton::children(int32_t joint) const {
+  std::vector<int32_t> c;
+  for (size_t i = 0; i < joints.size(); ++i)
+    if (joints[i].parent == joint) c.push_back(static_cast<int32_t>(i));
+  return c;
+}
+
+std::vector<Transform> Skeleton::worldFromLocal(const std::vector<Transform>& local) const {
+  std::vector<Transform> world(joints.size());
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const int32_t p = joints[i].parent;
+    world[i] = p < 0 ? local[i] : world[p] * local[i];
+  }
+  return world;
+}
+
+std::vector<Transform> Skeleton::worldRest() const {
+  std::vector<Transform> local(joints.size());
+  for (size_t i = 0; i < joints.size(); ++i) local[i] = joints[i].restLocal;
+  return worldFromLocal(local);
+}
+
+std::vector<Vec3> Skeleton::restPositions() const {
+  std::vector<Vec3> p;
+  for (const Transform& t : worldRest()) p.push_back(t.translation);
+  return p;
+}
+
+void Skeleton::validate(const std::string& context) const {
+  std::set<std::string> names;
+  for (size_t i = 0; i < joints.size(); ++i) {
+    const Joint& j = joints[i];
+    if (j.name.empty()) throw InputError(context, "joint " + std::to_string(i) + " has no name");
+    if (!names.insert(j.name).second) throw InputError(context, "duplicate joint name '" + j.name + "'");
+    if (j.parent >= static_cast<int32_t>(i) || j.parent < -1)
+      throw InputError(context, "joint '" + j.name + "' has invalid parent index " + std::to_string(j.parent));
+    if (!j.restLocal.translation.allFinite() || !j.restLocal.rotation.coeffs().allFinite())
+      throw InputError(context, "joint '" + j.name + "' has a non-finite rest transform");
+  }
+}
+
+}  // namespace sinew
