@@ -214,7 +214,9 @@ int example(const ExampleArgs& args) {
     if (args.name != "humanoid") throw InputError("", "unknown example '" + args.name + "' (available: humanoid)");
     if (fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "already exists (use --overwrite to replace it)");
-    const Project p = makeHumanoidProject();
+    HumanoidOptions options;
+    if (args.spacing > 0) options.gridSpacing = args.spacing;
+    const Project p = makeHumanoidProject(options);
     if (fs::path(args.output).has_parent_path()) fs::create_directories(fs::path(args.output).parent_path());
     saveChecked(p, args.output);
     std::cout << "wrote " << args.output << ": " << p.meshes[0].mesh.vertexCount() << " vertices, "

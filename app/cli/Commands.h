@@ -38,6 +38,7 @@ struct ExampleArgs {
   std::string name;  // "humanoid"
   std::string output;
   bool overwrite = false;
+  double spacing = 0;  // surface nets cell size (m); 0: the default
 };
 int example(const ExampleArgs& args);
 

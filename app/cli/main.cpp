@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   ex->add_option("name", exArgs.name, "Example name (humanoid)")->required();
   ex->add_option("-o,--output", exArgs.output, "Project file to write")->required();
   ex->add_flag("--overwrite", exArgs.overwrite, "Replace an existing file");
+  ex->add_option("--spacing", exArgs.spacing, "Surface resolution: grid cell size in metres (default 0.028)")
+      ->check(CLI::Range(0.004, 0.2));
 
   ExportArgs expArgs;
   auto* exp = app.add_subcommand("export", "Export a project's meshes (format from the extension)");

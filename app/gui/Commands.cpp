@@ -1,0 +1,115 @@
+#include "Commands.h"
+
+#include <algorithm>
+
+namespace sinew::app {
+
+AddObjectsCommand::AddObjectsCommand(Document* doc, Project objects, const QString& text)
+    : QUndoCommand(text), doc_(doc), objects_(std::move(objects)) {}
+
+void AddObjectsCommand::redo() {
+  ObjectId anyId = 0;
+  doc_->mutate(anyId, Document::Change::Structure, [&](Project& p) {
+    previousNextId_ = p.nextId;
+    for (const MeshObject& m : objects_.meshes) p.meshes.push_back(m);
+    if (objects_.skeleton && !p.skeleton) p.skeleton = objects_.skeleton;
+    for (const ClipObject& c : objects_.clips) p.clips.push_back(c);
+    p.nextId = std::max(p.nextId, objects_.nextId);
+  });
+}
+
+void AddObjectsCommand::undo() {
+  doc_->mutate(0, Document::Change::Structure, [&](Project& p) {
+    for (const MeshObject& m : objects_.meshes)
+      std::erase_if(p.meshes, [&](const MeshObject& x) { return x.id == m.id; });
+    if (objects_.skeleton && p.skeleton && p.skeleton->id == objects_.skeleton->id) p.skeleton.reset();
+    for (const ClipObject& c : objects_.clips)
+      std::erase_if(p.clips, [&](const ClipObject& x) { return x.id == c.id; });
+    // nextId never goes back: ids are not reused.
+  });
+}
+
+RemoveObjectCommand::RemoveObjectCommand(Document* doc, ObjectId id)
+    : QUndoCommand(QObject::tr("Delete %1").arg(QString::fromStdString(doc->project().objectName(id)))),
+      doc_(doc),
+      id_(id) {}
+
+void RemoveObjectCommand::redo() {
+  doc_->mutate(id_, Document::Change::Structure, [&](Project& p) {
+    for (size_t i = 0; i < p.meshes.size(); ++i)
+      if (p.meshes[i].id == id_) {
+        index_ = int(i);
+        mesh_ = std::move(p.meshes[i]);
+        p.meshes.erase(p.meshes.begin() + long(i));
+        return;
+      }
+    for (size_t i = 0; i < p.clips.size(); ++i)
+      if (p.clips[i].id == id_) {
+        index_ = int(i);
+        clip_ = std::move(p.clips[i]);
+        p.clips.erase(p.clips.begin() + long(i));
+        return;
+      }
+    if (p.skeleton && p.skeleton->id == id_) {
+      skeleton_ = std::move(p.skeleton);
+      p.skeleton.reset();
+    }
+  });
+}
+
+void RemoveObjectCommand::undo() {
+  doc_->mutate(id_, Document::Change::Structure, [&](Project& p) {
+    if (mesh_) p.meshes.insert(p.meshes.begin() + std::min<long>(index_, long(p.meshes.size())), std::move(*mesh_));
+    if (clip_) p.clips.insert(p.clips.begin() + std::min<long>(index_, long(p.clips.size())), std::move(*clip_));
+    if (skeleton_) p.skeleton = std::move(skeleton_);
+    mesh_.reset();
+    clip_.reset();
+    skeleton_.reset();
+  });
+}
+
+SetPropertyCommand::SetPropertyCommand(Document* doc, ObjectId id, const QString& property, QVariant oldValue,
+                                       QVariant newValue, Setter setter, Document::Change change)
+    : QUndoCommand(QObject::tr("Set %1").arg(property)),
+      doc_(doc),
+      object_(id),
+      property_(property),
+      old_(std::move(oldValue)),
+      new_(std::move(newValue)),
+      setter_(std::move(setter)),
+      change_(change) {}
+
+void SetPropertyCommand::redo() {
+  doc_->mutate(object_, change_, [&](Project& p) { setter_(p, object_, new_); });
+}
+void SetPropertyCommand::undo() {
+  doc_->mutate(object_, change_, [&](Project& p) { setter_(p, object_, old_); });
+}
+
+bool SetPropertyCommand::mergeWith(const QUndoCommand* other) {
+  const auto* o = dynamic_cast<const SetPropertyCommand*>(other);
+  if (!o || o->object_ != object_ || o->property_ != property_) return false;
+  new_ = o->new_;
+  return true;
+}
+
+TransformMeshCommand::TransformMeshCommand(Document* doc, ObjectId id, double scale, const Vec3& pivot,
+                                           const Vec3& translation, const QString& text)
+    : QUndoCommand(text), doc_(doc), id_(id), scale_(scale), pivot_(pivot), translation_(translation) {}
+
+void TransformMeshCommand::redo() {
+  doc_->mutate(id_, Document::Change::Geometry, [&](Project& p) {
+    MeshObject* m = p.findMesh(id_);
+    if (!m) return;
+    before_ = m->mesh.positions;
+    for (Vec3& x : m->mesh.positions) x = pivot_ + scale_ * (x - pivot_) + translation_;
+  });
+}
+
+void TransformMeshCommand::undo() {
+  doc_->mutate(id_, Document::Change::Geometry, [&](Project& p) {
+    if (MeshObject* m = p.findMesh(id_)) m->mesh.positions = before_;
+  });
+}
+
+}  // namespace sinew::app

@@ -1,0 +1,69 @@
+#include "Document.h"
+
+#include <QFileInfo>
+
+namespace sinew::app {
+
+Document::Document(QObject* parent) : QObject(parent) {
+  connect(&undo_, &QUndoStack::cleanChanged, this, [this](bool) { emit modifiedChanged(isModified()); });
+  connect(&undo_, &QUndoStack::indexChanged, this, [this](int) { emit modifiedChanged(isModified()); });
+}
+
+QString Document::displayName() const {
+  if (!path_.isEmpty()) return QFileInfo(path_).fileName();
+  return QString::fromStdString(project_.name);
+}
+
+void Document::reset(Project project, const QString& path, bool modified) {
+  project_ = std::move(project);
+  undo_.clear();
+  reports_.clear();
+  for (const MeshObject& m : project_.meshes) revisions_[m.id] = nextRevision_++;
+  path_ = path;
+  forcedDirty_ = modified;
+  emit structureChanged();
+  emit pathChanged();
+  emit modifiedChanged(isModified());
+}
+
+void Document::setPath(const QString& path) {
+  path_ = path;
+  emit pathChanged();
+}
+
+void Document::markSaved() {
+  undo_.setClean();
+  forcedDirty_ = false;
+  emit modifiedChanged(false);
+}
+
+uint64_t Document::revision(ObjectId id) const {
+  const auto it = revisions_.find(id);
+  return it == revisions_.end() ? 0 : it->second;
+}
+
+const MeshReport* Document::meshReport(ObjectId id) const {
+  const auto it = reports_.find(id);
+  return it == reports_.end() ? nullptr : &it->second;
+}
+
+void Document::setMeshReport(ObjectId id, MeshReport report) {
+  reports_[id] = std::move(report);
+  emit objectChanged(id);
+}
+
+void Document::announce(ObjectId id, Change change) {
+  if (change == Change::Geometry) {
+    revisions_[id] = nextRevision_++;
+    reports_.erase(id);
+  }
+  if (change == Change::Structure) {
+    for (const MeshObject& m : project_.meshes)
+      if (!revisions_.count(m.id)) revisions_[m.id] = nextRevision_++;
+    emit structureChanged();
+  } else {
+    emit objectChanged(id);
+  }
+}
+
+}  // namespace sinew::app

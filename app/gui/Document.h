@@ -1,0 +1,67 @@
+// The open project as the GUI sees it: the sim::Project (plain data), its
+// file path, the undo stack through which every edit goes, per-object
+// revision counters (renderer caches) and derived data (validation reports).
+#pragma once
+
+#include "geometry/MeshValidation.h"
+#include "model/Project.h"
+
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <map>
+#include <optional>
+
+namespace sinew::app {
+
+class Document : public QObject {
+  Q_OBJECT
+ public:
+  explicit Document(QObject* parent = nullptr);
+
+  const Project& project() const { return project_; }
+  QUndoStack* undoStack() { return &undo_; }
+  const QString& path() const { return path_; }
+  bool isModified() const { return !undo_.isClean() || forcedDirty_; }
+  QString displayName() const;  // file name, or the project name when untitled
+
+  // Replaces everything (New, Open, recovery). Clears the undo stack.
+  void reset(Project project, const QString& path, bool modified = false);
+  void setPath(const QString& path);
+  void markSaved();  // after a successful save
+
+  // Low-level mutation for QUndoCommands only: runs `edit` on the project,
+  // then announces what changed. Everything else must push a command.
+  enum class Change { Structure, Object, Geometry };
+  template <class F>
+  void mutate(ObjectId id, Change change, F&& edit) {
+    edit(project_);
+    announce(id, change);
+  }
+
+  // Revision of an object's geometry (bumped by Change::Geometry).
+  uint64_t revision(ObjectId id) const;
+
+  // Validation of a mesh, when computed for its current geometry.
+  const MeshReport* meshReport(ObjectId id) const;
+  void setMeshReport(ObjectId id, MeshReport report);
+
+ signals:
+  void structureChanged();           // objects added or removed, or the whole project replaced
+  void objectChanged(sinew::ObjectId id);  // name, properties or geometry of one object
+  void pathChanged();
+  void modifiedChanged(bool modified);
+
+ private:
+  void announce(ObjectId id, Change change);
+  Project project_;
+  QString path_;
+  QUndoStack undo_;
+  bool forcedDirty_ = false;  // recovered work: unsaved although the stack is clean
+  std::map<ObjectId, uint64_t> revisions_;
+  std::map<ObjectId, MeshReport> reports_;
+  uint64_t nextRevision_ = 1;
+};
+
+}  // namespace sinew::app

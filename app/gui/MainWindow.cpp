@@ -1,0 +1,894 @@
+#include "MainWindow.h"
+
+#include "Commands.h"
+#include "io/AssimpImport.h"
+#include "io/Bvh.h"
+#include "io/ProjectFile.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSlider>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace sinew::app {
+
+namespace {
+
+QString filterFor(const std::vector<std::string>& exts, const QString& label) {
+  QStringList patterns;
+  for (const std::string& e : exts) patterns << "*." + QString::fromStdString(e);
+  return label + " (" + patterns.join(' ') + ")";
+}
+
+QAction* makeAction(QObject* parent, const QString& name, const QString& text, const QKeySequence& key = {}) {
+  auto* a = new QAction(text, parent);
+  a->setObjectName("action" + name);
+  if (!key.isEmpty()) a->setShortcut(key);
+  return a;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
+    : QMainWindow(parent), recoveryPolicy_(recovery) {
+  setObjectName("SinewMainWindow");
+  setAcceptDrops(true);
+  tasks_ = new TaskRunner(this);
+  viewport_ = new ViewportWidget(&doc_, this);
+  viewport_->setObjectName("viewport");
+  recovery_ = std::make_unique<Recovery>(Recovery::defaultDirectory());
+
+  auto* central = new QWidget(this);
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(viewport_, 1);
+  setCentralWidget(central);
+
+  buildActions();
+  buildDocks();
+  buildMenus();
+  buildPlaybackBar();
+  layout->addWidget(findChild<QToolBar*>("playbackBar"));
+
+  statusPick_ = new QLabel(this);
+  statusBar()->addPermanentWidget(statusPick_, 1);
+  statusBar()->showMessage(tr("Ready"), 3000);
+
+  connect(&doc_, &Document::modifiedChanged, this, [this] { updateTitle(); });
+  connect(&doc_, &Document::pathChanged, this, [this] { updateTitle(); });
+  connect(&doc_, &Document::structureChanged, this, [this] {
+    if (!objectKind(doc_.project(), selected_).size()) selectObject(0);
+    refreshClipList();
+  });
+  connect(&doc_, &Document::objectChanged, this, [this](ObjectId) { refreshClipList(); });
+  connect(viewport_, &ViewportWidget::picked, this, &MainWindow::onPicked);
+  connect(viewport_, &ViewportWidget::hovered, this, &MainWindow::onHovered);
+  connect(viewport_, &ViewportWidget::settingsChanged, this, &MainWindow::applyViewSettingsToActions);
+  connect(viewport_, &ViewportWidget::glError, this, [this](const QString& m) {
+    log_.error(m);
+    showError(tr("Viewport"), m);
+  });
+  connect(tasks_, &TaskRunner::started, this, [this](const QString& title) {
+    statusBar()->showMessage(title + "...");
+  });
+  connect(tasks_, &TaskRunner::finished, this, [this] { statusBar()->clearMessage(); });
+
+  // Autosave: every SINEW_AUTOSAVE_SECONDS (default 60) while there are unsaved changes.
+  autosaveTimer_ = new QTimer(this);
+  bool ok = false;
+  int seconds = qEnvironmentVariableIntValue("SINEW_AUTOSAVE_SECONDS", &ok);
+  if (!ok || seconds <= 0) seconds = QSettings().value("autosave/intervalSeconds", 60).toInt();
+  autosaveTimer_->start(std::max(1, seconds) * 1000);
+  connect(autosaveTimer_, &QTimer::timeout, this, &MainWindow::autosaveNow);
+
+  updateTitle();
+  updateRecentMenu();
+  resize(1280, 800);
+}
+
+MainWindow::~MainWindow() = default;
+
+// ---------------------------------------------------------------------------
+// Construction
+
+void MainWindow::buildActions() {
+  actNew = makeAction(this, "New", tr("&New"), QKeySequence::New);
+  actOpen = makeAction(this, "Open", tr("&Open..."), QKeySequence::Open);
+  actSave = makeAction(this, "Save", tr("&Save"), QKeySequence::Save);
+  actSaveAs = makeAction(this, "SaveAs", tr("Save &As..."), QKeySequence::SaveAs);
+  actImport = makeAction(this, "Import", tr("&Import..."), QKeySequence(Qt::CTRL | Qt::Key_I));
+  actExport = makeAction(this, "Export", tr("&Export Selection..."), QKeySequence(Qt::CTRL | Qt::Key_E));
+  actQuit = makeAction(this, "Quit", tr("&Quit"), QKeySequence::Quit);
+  connect(actNew, &QAction::triggered, this, [this] {
+    if (maybeSave()) newProject();
+  });
+  connect(actOpen, &QAction::triggered, this, [this] {
+    if (!maybeSave()) return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Project"), QString(),
+                                                      tr("Sinew projects (*.sinew);;All files (*)"));
+    if (!path.isEmpty()) openProject(path);
+  });
+  connect(actSave, &QAction::triggered, this, &MainWindow::save);
+  connect(actSaveAs, &QAction::triggered, this, [this] {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Project As"), doc_.path(),
+                                                tr("Sinew projects (*.sinew)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(kProjectExtension)) path += kProjectExtension;
+    saveProjectTo(path);
+  });
+  connect(actImport, &QAction::triggered, this, [this] {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Import Meshes and Motion Clips"), QSettings().value("paths/import").toString(),
+        filterFor(importExtensions(), tr("Meshes and motion clips")) + ";;" + tr("BVH motion clips (*.bvh)") +
+            ";;" + tr("All files (*)"));
+    if (files.isEmpty()) return;
+    QSettings().setValue("paths/import", QFileInfo(files.front()).absolutePath());
+    importFiles(files);
+  });
+  connect(actExport, &QAction::triggered, this, &MainWindow::exportSelection);
+  connect(actQuit, &QAction::triggered, this, &QWidget::close);
+
+  actUndo = doc_.undoStack()->createUndoAction(this, tr("&Undo"));
+  actUndo->setObjectName("actionUndo");
+  actUndo->setShortcut(QKeySequence::Undo);
+  actRedo = doc_.undoStack()->createRedoAction(this, tr("&Redo"));
+  actRedo->setObjectName("actionRedo");
+  actRedo->setShortcut(QKeySequence::Redo);
+  actRename = makeAction(this, "Rename", tr("Re&name..."), QKeySequence(Qt::Key_F2));
+  actDelete = makeAction(this, "Delete", tr("&Delete"), QKeySequence::Delete);
+  actValidate = makeAction(this, "Validate", tr("&Validate Mesh"));
+  actScale = makeAction(this, "Scale", tr("&Scale Mesh..."));
+  actGround = makeAction(this, "Ground", tr("Drop Mesh to &Ground"));
+  connect(actRename, &QAction::triggered, this, [this] { renameObject(selected_); });
+  connect(actDelete, &QAction::triggered, this, [this] { deleteObject(selected_); });
+  connect(actValidate, &QAction::triggered, this, &MainWindow::validateSelectedMesh);
+  connect(actScale, &QAction::triggered, this, &MainWindow::scaleSelectedMesh);
+  connect(actGround, &QAction::triggered, this, &MainWindow::dropSelectedMeshToGround);
+
+  displayGroup_ = new QActionGroup(this);
+  actShaded = makeAction(this, "Shaded", tr("&Shaded"), QKeySequence(Qt::Key_1));
+  actWireframe = makeAction(this, "Wireframe", tr("&Wireframe"), QKeySequence(Qt::Key_2));
+  actXray = makeAction(this, "Xray", tr("&X-ray"), QKeySequence(Qt::Key_3));
+  for (QAction* a : {actShaded, actWireframe, actXray}) {
+    a->setCheckable(true);
+    displayGroup_->addAction(a);
+  }
+  actShaded->setChecked(true);
+  auto setMode = [this](render::DisplayMode m) {
+    render::ViewSettings s = viewport_->settings();
+    s.mode = m;
+    viewport_->setSettings(s);
+  };
+  connect(actShaded, &QAction::triggered, this, [setMode] { setMode(render::DisplayMode::Shaded); });
+  connect(actWireframe, &QAction::triggered, this, [setMode] { setMode(render::DisplayMode::Wireframe); });
+  connect(actXray, &QAction::triggered, this, [setMode] { setMode(render::DisplayMode::XRay); });
+  auto toggle = [this](const QString& name, const QString& text, bool render::ViewSettings::*member,
+                       const QKeySequence& key = {}) {
+    QAction* a = makeAction(this, name, text, key);
+    a->setCheckable(true);
+    a->setChecked(viewport_->settings().*member);
+    connect(a, &QAction::toggled, this, [this, member](bool on) {
+      render::ViewSettings s = viewport_->settings();
+      s.*member = on;
+      viewport_->setSettings(s);
+    });
+    return a;
+  };
+  actGrid = toggle("Grid", tr("&Grid"), &render::ViewSettings::grid, QKeySequence(Qt::Key_G));
+  actAxes = toggle("Axes", tr("&Axis Gizmo"), &render::ViewSettings::axes);
+  actSkeleton = toggle("Skeleton", tr("S&keleton"), &render::ViewSettings::skeleton, QKeySequence(Qt::Key_K));
+  actProblems = toggle("Problems", tr("Mesh &Problems"), &render::ViewSettings::problems);
+  actFrameSelected = makeAction(this, "FrameSelected", tr("&Frame Selected"), QKeySequence(Qt::Key_F));
+  actFrameAll = makeAction(this, "FrameAll", tr("Frame &All"), QKeySequence(Qt::Key_A));
+  connect(actFrameSelected, &QAction::triggered, this, [this] {
+    if (selected_) viewport_->frameObject(selected_);
+    else viewport_->frameAll();
+  });
+  connect(actFrameAll, &QAction::triggered, viewport_, &ViewportWidget::frameAll);
+
+  actPlay = makeAction(this, "Play", tr("&Play"), QKeySequence(Qt::Key_Space));
+  actPlay->setCheckable(true);
+  actStepForward = makeAction(this, "StepForward", tr("Step &Forward"), QKeySequence(Qt::Key_Period));
+  actStepBack = makeAction(this, "StepBack", tr("Step &Back"), QKeySequence(Qt::Key_Comma));
+  actRewind = makeAction(this, "Rewind", tr("&Rewind"), QKeySequence(Qt::Key_Home));
+  actLoop = makeAction(this, "Loop", tr("&Loop"));
+  actLoop->setCheckable(true);
+  actLoop->setChecked(true);
+  connect(actPlay, &QAction::toggled, this, &MainWindow::setPlaying);
+  connect(actStepForward, &QAction::triggered, this, [this] { stepPlayback(1); });
+  connect(actStepBack, &QAction::triggered, this, [this] { stepPlayback(-1); });
+  connect(actRewind, &QAction::triggered, this, [this] {
+    playTime_ = 0;
+    updatePlayback();
+  });
+
+  actAbout = makeAction(this, "About", tr("&About Sinew"));
+  actControls = makeAction(this, "Controls", tr("Viewport &Controls"), QKeySequence::HelpContents);
+  connect(actAbout, &QAction::triggered, this, [this] {
+    QMessageBox::about(
+        this, tr("About Sinew"),
+        tr("<h3>Sinew 0.1</h3><p>Authoring and simulation of soft-bodied characters: flesh over a rigid "
+           "skeleton, muscles made of rods.</p><p>Built on Liu et al. 2013, Li, Liu &amp; Kavan 2019, Sheth et al. "
+           "2015 and Angles et al. 2019 (VIPER).</p><p>Renderer: %1</p>")
+            .arg(viewport_->glInfo().toHtmlEscaped()));
+  });
+  connect(actControls, &QAction::triggered, this, [this] {
+    QMessageBox::information(
+        this, tr("Viewport Controls"),
+        tr("<table>"
+           "<tr><td><b>Orbit</b></td><td>Alt+Left drag (Maya) or Middle drag (Blender)</td></tr>"
+           "<tr><td><b>Pan</b></td><td>Alt+Middle drag (Maya) or Shift+Middle drag (Blender)</td></tr>"
+           "<tr><td><b>Dolly</b></td><td>Alt+Right drag (Maya), Ctrl+Middle drag or wheel (Blender)</td></tr>"
+           "<tr><td><b>Pick</b></td><td>Left click: joint, vertex or face under the cursor</td></tr>"
+           "<tr><td><b>Frame</b></td><td>F selected, A all</td></tr>"
+           "<tr><td><b>Display</b></td><td>1 shaded, 2 wireframe, 3 x-ray, G grid, K skeleton</td></tr>"
+           "<tr><td><b>Playback</b></td><td>Space play/pause, comma/period step, Home rewind</td></tr>"
+           "</table>"));
+  });
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(actNew);
+  file->addAction(actOpen);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  recentMenu_->setObjectName("menuRecent");
+  file->addSeparator();
+  file->addAction(actSave);
+  file->addAction(actSaveAs);
+  file->addSeparator();
+  file->addAction(actImport);
+  file->addAction(actExport);
+  file->addSeparator();
+  file->addAction(actQuit);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(actUndo);
+  edit->addAction(actRedo);
+  edit->addSeparator();
+  edit->addAction(actRename);
+  edit->addAction(actDelete);
+  edit->addSeparator();
+  edit->addAction(actValidate);
+  edit->addAction(actScale);
+  edit->addAction(actGround);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(actShaded);
+  view->addAction(actWireframe);
+  view->addAction(actXray);
+  view->addSeparator();
+  view->addAction(actGrid);
+  view->addAction(actAxes);
+  view->addAction(actSkeleton);
+  view->addAction(actProblems);
+  view->addSeparator();
+  view->addAction(actFrameSelected);
+  view->addAction(actFrameAll);
+  view->addSeparator();
+  for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
+
+  QMenu* sim = menuBar()->addMenu(tr("&Simulate"));
+  sim->addAction(actPlay);
+  sim->addAction(actStepBack);
+  sim->addAction(actStepForward);
+  sim->addAction(actRewind);
+  sim->addAction(actLoop);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(actControls);
+  help->addAction(actAbout);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::buildDocks() {
+  auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+    auto* d = new QDockWidget(title, this);
+    d->setObjectName(name);
+    d->setWidget(w);
+    addDockWidget(area, d);
+    return d;
+  };
+  outliner_ = new OutlinerPanel(&doc_, this);
+  outliner_->setObjectName("outliner");
+  properties_ = new PropertiesPanel(&doc_, this);
+  properties_->setObjectName("properties");
+  logPanel_ = new LogPanel(&log_, this);
+  logPanel_->setObjectName("log");
+  dock(tr("Outliner"), "dockOutliner", outliner_, Qt::LeftDockWidgetArea);
+  dock(tr("Properties"), "dockProperties", properties_, Qt::RightDockWidgetArea);
+  QDockWidget* logDock = dock(tr("Log"), "dockLog", logPanel_, Qt::BottomDockWidgetArea);
+  resizeDocks({logDock}, {130}, Qt::Vertical);
+  connect(outliner_, &OutlinerPanel::objectSelected, this, [this](ObjectId id) { selectObject(id); });
+  connect(outliner_, &OutlinerPanel::renameRequested, this, &MainWindow::renameObject);
+  connect(outliner_, &OutlinerPanel::deleteRequested, this, &MainWindow::deleteObject);
+  connect(outliner_, &OutlinerPanel::frameRequested, viewport_, &ViewportWidget::frameObject);
+}
+
+void MainWindow::buildPlaybackBar() {
+  auto* bar = new QToolBar(tr("Playback"), this);
+  bar->setObjectName("playbackBar");
+  bar->setIconSize(QSize(16, 16));
+  clipBox_ = new QComboBox(bar);
+  clipBox_->setObjectName("clipBox");
+  clipBox_->setMinimumContentsLength(14);
+  clipBox_->setToolTip(tr("Motion clip to play"));
+  bar->addWidget(clipBox_);
+  actRewind->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
+  actStepBack->setIcon(style()->standardIcon(QStyle::SP_MediaSeekBackward));
+  actPlay->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+  actStepForward->setIcon(style()->standardIcon(QStyle::SP_MediaSeekForward));
+  actLoop->setIcon(style()->standardIcon(QStyle::SP_BrowserReload));
+  bar->addAction(actRewind);
+  bar->addAction(actStepBack);
+  bar->addAction(actPlay);
+  bar->addAction(actStepForward);
+  bar->addAction(actLoop);
+  timeSlider_ = new QSlider(Qt::Horizontal, bar);
+  timeSlider_->setObjectName("timeSlider");
+  timeSlider_->setRange(0, 0);
+  bar->addWidget(timeSlider_);
+  timeLabel_ = new QLabel(bar);
+  timeLabel_->setMinimumWidth(140);
+  bar->addWidget(timeLabel_);
+  playTimer_ = new QTimer(this);
+  playTimer_->setInterval(16);
+  connect(playTimer_, &QTimer::timeout, this, [this] {
+    const ClipObject* c = doc_.project().findClip(clipBox_->currentData().toULongLong());
+    if (!c) return setPlaying(false);
+    playTime_ += playClock_.restart() * 1e-3;
+    if (playTime_ > c->clip.duration()) {
+      if (actLoop->isChecked() && c->clip.duration() > 0) playTime_ = std::fmod(playTime_, c->clip.duration());
+      else {
+        playTime_ = c->clip.duration();
+        actPlay->setChecked(false);
+      }
+    }
+    updatePlayback();
+  });
+  connect(timeSlider_, &QSlider::valueChanged, this, [this](int frame) {
+    const ClipObject* c = doc_.project().findClip(clipBox_->currentData().toULongLong());
+    if (!c || playing_) return;
+    playTime_ = frame * c->clip.frameTime;
+    updatePlayback();
+  });
+  connect(clipBox_, &QComboBox::currentIndexChanged, this, [this] {
+    playTime_ = 0;
+    updatePlayback();
+  });
+  refreshClipList();
+}
+
+// ---------------------------------------------------------------------------
+// Title, recent files, errors
+
+void MainWindow::updateTitle() {
+  setWindowTitle(doc_.displayName() + "[*] - Sinew");
+  setWindowModified(doc_.isModified());
+  actSave->setEnabled(true);
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings s;
+  QStringList recent = s.value("recentFiles").toStringList();
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  recent.removeAll(abs);
+  recent.prepend(abs);
+  while (recent.size() > 10) recent.removeLast();
+  s.setValue("recentFiles", recent);
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value("recentFiles").toStringList();
+  for (const QString& path : recent) {
+    QAction* a = recentMenu_->addAction(QFileInfo(path).fileName());
+    a->setToolTip(path);
+    a->setStatusTip(path);
+    connect(a, &QAction::triggered, this, [this, path] {
+      if (maybeSave()) openProject(path);
+    });
+  }
+  recentMenu_->setEnabled(!recent.isEmpty());
+  if (!recent.isEmpty()) {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear List"), this, [this] {
+      QSettings().remove("recentFiles");
+      updateRecentMenu();
+    });
+  }
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  if (interactive_) QMessageBox::warning(this, title, message);
+}
+
+// ---------------------------------------------------------------------------
+// File operations
+
+void MainWindow::newProject() {
+  Project p;
+  p.name = "Untitled";
+  doc_.reset(std::move(p), QString());
+  recovery_->discardSession();
+  log_.info(tr("New project"));
+  viewport_->frameAll();
+}
+
+bool MainWindow::openProject(const QString& path) {
+  auto result = std::make_shared<Project>();
+  auto notes = std::make_shared<Diagnostics>();
+  const std::string file = path.toStdString();
+  return tasks_->run(
+      tr("Opening %1").arg(QFileInfo(path).fileName()),
+      [result, notes, file](const Progress& progress) {
+        progress.update(0.1, "reading");
+        *result = loadProject(file, notes.get());
+        progress.update(1.0, "done");
+      },
+      [this, result, notes, path] {
+        log_.add(*notes);
+        openProjectData(std::move(*result), path);
+        addRecent(path);
+      },
+      [this, path](const QString& message, bool cancelled) {
+        if (cancelled) return log_.info(tr("Opening %1 cancelled").arg(path));
+        log_.error(message);
+        showError(tr("Cannot open project"), message);
+      });
+}
+
+void MainWindow::openProjectData(Project project, const QString& path) {
+  doc_.reset(std::move(project), path);
+  log_.info(tr("Opened %1: %2 object(s)").arg(doc_.displayName()).arg(doc_.project().objectCount()));
+  selectObject(0);
+  viewport_->frameAll();
+}
+
+bool MainWindow::saveProjectTo(const QString& path) {
+  try {
+    saveProject(doc_.project(), path.toStdString());
+  } catch (const std::exception& e) {
+    const QString msg = QString::fromStdString(e.what());
+    log_.error(msg);
+    showError(tr("Save failed"), tr("%1\n\nYour work is still open and unchanged.").arg(msg));
+    return false;
+  }
+  doc_.setPath(path);
+  doc_.markSaved();
+  recovery_->discardSession();
+  autosavedIndex_ = doc_.undoStack()->index();
+  addRecent(path);
+  log_.info(tr("Saved %1").arg(path));
+  statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 3000);
+  return true;
+}
+
+bool MainWindow::save() {
+  if (doc_.path().isEmpty()) {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Project"),
+                                                QString::fromStdString(doc_.project().name) + kProjectExtension,
+                                                tr("Sinew projects (*.sinew)"));
+    if (path.isEmpty()) return false;
+    if (!path.endsWith(kProjectExtension)) path += kProjectExtension;
+    return saveProjectTo(path);
+  }
+  return saveProjectTo(doc_.path());
+}
+
+bool MainWindow::importFiles(const QStringList& files) {
+  struct Result {
+    Project objects;  // new objects, ids allocated above the document's
+    Diagnostics diagnostics;
+    std::vector<std::pair<ObjectId, MeshReport>> reports;
+    QStringList failures;
+  };
+  auto result = std::make_shared<Result>();
+  const ObjectId firstId = doc_.project().nextId;
+  const bool hasSkeleton = bool(doc_.project().skeleton);
+  QSettings settings;
+  ImportOptions opt;
+  opt.scale = settings.value("import/scale", 1.0).toDouble();
+  opt.merge = settings.value("import/merge", false).toBool();
+  std::vector<std::string> paths;
+  for (const QString& f : files) paths.push_back(f.toStdString());
+  const QString title = files.size() == 1 ? tr("Importing %1").arg(QFileInfo(files.front()).fileName())
+                                          : tr("Importing %1 files").arg(files.size());
+  return tasks_->run(
+      title,
+      [result, paths, opt, firstId, hasSkeleton](const Progress& progress) {
+        result->objects.nextId = firstId;
+        if (hasSkeleton) result->objects.skeleton = SkeletonObject{};  // placeholder: keeps addToProject from adding one
+        for (size_t i = 0; i < paths.size(); ++i) {
+          const Progress p = progress.sub(double(i) / paths.size(), double(i + 1) / paths.size());
+          try {
+            ImportResult r = importFile(paths[i], opt, p);
+            std::vector<MeshReport> reports;
+            for (ImportedMesh& m : r.meshes) reports.push_back(m.report.value_or(MeshReport{}));
+            result->diagnostics.insert(result->diagnostics.end(), r.diagnostics.begin(), r.diagnostics.end());
+            const size_t meshBase = result->objects.meshes.size();
+            addToProject(result->objects, std::move(r), result->diagnostics);
+            for (size_t k = 0; k < reports.size(); ++k)
+              result->reports.push_back({result->objects.meshes[meshBase + k].id, std::move(reports[k])});
+            result->diagnostics.push_back({Severity::Info, "imported " + paths[i]});
+          } catch (const InputError& e) {
+            result->failures << QString::fromStdString(e.what());
+          }
+        }
+        if (hasSkeleton) result->objects.skeleton.reset();
+      },
+      [this, result, files] {
+        log_.add(result->diagnostics);
+        for (const QString& f : result->failures) log_.error(f);
+        if (result->objects.objectCount() > 0) {
+          const size_t n = result->objects.objectCount();
+          doc_.undoStack()->push(new AddObjectsCommand(
+              &doc_, std::move(result->objects),
+              files.size() == 1 ? tr("Import %1").arg(QFileInfo(files.front()).fileName())
+                                : tr("Import %1 files").arg(files.size())));
+          for (auto& [id, report] : result->reports) doc_.setMeshReport(id, std::move(report));
+          statusBar()->showMessage(tr("Imported %1 object(s)").arg(n), 4000);
+          viewport_->frameAll();
+        }
+        if (!result->failures.isEmpty())
+          showError(tr("Import failed"), result->failures.join("\n"));
+      },
+      [this](const QString& message, bool cancelled) {
+        if (cancelled) {
+          log_.info(tr("Import cancelled; nothing was added"));
+          return;
+        }
+        log_.error(message);
+        showError(tr("Import failed"), message);
+      });
+}
+
+void MainWindow::exportSelection() {
+  const Project& p = doc_.project();
+  if (const ClipObject* c = p.findClip(selected_)) {
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Motion Clip"),
+                                                QString::fromStdString(c->clip.name) + ".bvh", tr("BVH (*.bvh)"));
+    if (path.isEmpty()) return;
+    try {
+      writeBvh(c->clip, path.toStdString());
+      log_.info(tr("Exported %1").arg(path));
+    } catch (const std::exception& e) {
+      log_.error(QString::fromStdString(e.what()));
+      showError(tr("Export failed"), QString::fromStdString(e.what()));
+    }
+    return;
+  }
+  std::vector<const MeshObject*> meshes;
+  if (const MeshObject* m = p.findMesh(selected_)) meshes.push_back(m);
+  else
+    for (const MeshObject& m : p.meshes) meshes.push_back(&m);
+  if (meshes.empty()) return showError(tr("Export"), tr("There are no meshes to export."));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Meshes"), QString(),
+                                                    filterFor(exportExtensions(), tr("Mesh files")));
+  if (path.isEmpty()) return;
+  try {
+    exportMeshes(meshes, path.toStdString());
+    log_.info(tr("Exported %1 mesh(es) to %2").arg(meshes.size()).arg(path));
+  } catch (const std::exception& e) {
+    log_.error(QString::fromStdString(e.what()));
+    showError(tr("Export failed"), QString::fromStdString(e.what()));
+  }
+}
+
+bool MainWindow::maybeSave() {
+  if (!doc_.isModified()) return true;
+  if (!interactive_) return true;
+  const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                           tr("%1 has unsaved changes. Save them?").arg(doc_.displayName()),
+                                           QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                           QMessageBox::Save);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) return save();
+  return true;
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  if (tasks_->busy()) tasks_->cancel();
+  if (!maybeSave()) {
+    e->ignore();
+    return;
+  }
+  tasks_->waitForIdle(5000);
+  recovery_->discardSession();
+  e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  QStringList files;
+  for (const QUrl& u : e->mimeData()->urls())
+    if (u.isLocalFile()) files << u.toLocalFile();
+  if (files.size() == 1 && files.front().endsWith(kProjectExtension)) {
+    if (maybeSave()) openProject(files.front());
+  } else if (!files.isEmpty()) {
+    importFiles(files);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Autosave and recovery
+
+void MainWindow::autosaveNow() {
+  if (!doc_.isModified() || doc_.undoStack()->index() == autosavedIndex_) return;
+  try {
+    recovery_->autosave(doc_.project(), doc_.path());
+    autosavedIndex_ = doc_.undoStack()->index();
+    statusBar()->showMessage(tr("Autosaved"), 2000);
+  } catch (const std::exception& e) {
+    log_.warning(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
+  }
+}
+
+void MainWindow::checkRecovery() {
+  if (recoveryPolicy_ == RecoveryPolicy::Ignore) return;
+  const auto entries = recovery_->orphaned();
+  if (entries.empty()) return;
+  const Recovery::Entry& e = entries.front();
+  const QString what = e.originalPath.isEmpty() ? e.projectName : QFileInfo(e.originalPath).fileName();
+  bool recover = recoveryPolicy_ == RecoveryPolicy::Recover;
+  if (recoveryPolicy_ == RecoveryPolicy::Ask) {
+    const auto answer = QMessageBox::question(
+        this, tr("Recover unsaved work?"),
+        tr("Sinew did not shut down cleanly. Unsaved changes to <b>%1</b> were autosaved at %2.<br><br>"
+           "Recover them?")
+            .arg(what.toHtmlEscaped(), e.time.toString("yyyy-MM-dd HH:mm:ss")),
+        QMessageBox::Yes | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Yes);
+    if (answer == QMessageBox::Cancel) return;  // keep it for next time
+    recover = answer == QMessageBox::Yes;
+  }
+  if (recover) {
+    try {
+      Project p = loadProject(e.projectFile.toStdString());
+      doc_.reset(std::move(p), e.originalPath, /*modified=*/true);
+      log_.warning(tr("Recovered unsaved work on %1 from %2; save it to keep it")
+                       .arg(what, e.time.toString("yyyy-MM-dd HH:mm:ss")));
+      viewport_->frameAll();
+    } catch (const std::exception& ex) {
+      log_.error(tr("Recovery failed: %1").arg(QString::fromStdString(ex.what())));
+      showError(tr("Recovery failed"), QString::fromStdString(ex.what()));
+      return;  // keep the files: the user may try again
+    }
+  }
+  for (const Recovery::Entry& old : entries) Recovery::discard(old);
+  if (recover) autosaveNow();  // protect the recovered work in this session
+}
+
+// ---------------------------------------------------------------------------
+// Selection and picking
+
+void MainWindow::selectObject(ObjectId id, const render::PickResult& detail) {
+  selected_ = id;
+  outliner_->selectObject(id);
+  properties_->setObject(id);
+  viewport_->setSelection(id, detail);
+  const bool mesh = doc_.project().findMesh(id) != nullptr;
+  actValidate->setEnabled(mesh);
+  actScale->setEnabled(mesh);
+  actGround->setEnabled(mesh);
+  actRename->setEnabled(id != 0);
+  actDelete->setEnabled(id != 0);
+  if (const ClipObject* c = doc_.project().findClip(id)) {
+    const int i = clipBox_->findData(QVariant::fromValue<qulonglong>(c->id));
+    if (i >= 0) clipBox_->setCurrentIndex(i);
+  }
+  if (detail.kind == render::PickKind::None) properties_->setDetails({}, {});
+}
+
+QString MainWindow::pickDescription(const render::PickResult& r) const {
+  const Project& p = doc_.project();
+  auto v3 = [](const Vec3& x) { return QString("(%1, %2, %3)").arg(x.x(), 0, 'f', 3).arg(x.y(), 0, 'f', 3).arg(x.z(), 0, 'f', 3); };
+  switch (r.kind) {
+    case render::PickKind::None: return {};
+    case render::PickKind::Joint:
+      return tr("joint '%1' at %2").arg(QString::fromStdString(p.skeleton->skeleton.joints[r.joint].name), v3(r.point));
+    case render::PickKind::Vertex:
+      return tr("%1: vertex %2 (face %3) at %4")
+          .arg(QString::fromStdString(p.objectName(r.object)))
+          .arg(r.vertex)
+          .arg(r.face)
+          .arg(v3(p.findMesh(r.object)->mesh.positions[r.vertex]));
+    case render::PickKind::Face:
+      return tr("%1: face %2 at %3").arg(QString::fromStdString(p.objectName(r.object))).arg(r.face).arg(v3(r.point));
+  }
+  return {};
+}
+
+void MainWindow::onPicked(const render::PickResult& r) {
+  selectObject(r.object, r);
+  const QString text = pickDescription(r);
+  if (r.kind != render::PickKind::None) {
+    QStringList rows;
+    rows << text;
+    if (r.kind == render::PickKind::Joint) {
+      const Joint& j = doc_.project().skeleton->skeleton.joints[r.joint];
+      rows << tr("parent: %1").arg(j.parent >= 0 ? QString::fromStdString(doc_.project().skeleton->skeleton.joints[j.parent].name)
+                                                 : tr("none (root)"));
+    }
+    properties_->setDetails(tr("Picked"), rows);
+    log_.info(tr("Picked %1").arg(text));
+  }
+  statusBar()->showMessage(text, 5000);
+}
+
+void MainWindow::onHovered(const render::PickResult& r) {
+  const QString text = pickDescription(r);
+  statusPick_->setText(text);
+  viewport_->setStatusText(text);
+}
+
+// ---------------------------------------------------------------------------
+// Edit operations
+
+void MainWindow::renameObject(ObjectId id) {
+  const QString kind = objectKind(doc_.project(), id);
+  if (kind.isEmpty()) return;
+  const QString old = QString::fromStdString(doc_.project().objectName(id));
+  bool ok = false;
+  const QString name = QInputDialog::getText(this, tr("Rename %1").arg(kind), tr("Name:"), QLineEdit::Normal, old, &ok).trimmed();
+  if (!ok || name.isEmpty() || name == old) return;
+  for (const PropertyDesc& d : propertiesOf(doc_, id))
+    if (d.name == tr("Name")) doc_.undoStack()->push(new SetPropertyCommand(&doc_, id, d.name, old, name, d.set, d.change));
+}
+
+void MainWindow::deleteObject(ObjectId id) {
+  if (objectKind(doc_.project(), id).isEmpty()) return;
+  doc_.undoStack()->push(new RemoveObjectCommand(&doc_, id));
+}
+
+void MainWindow::validateSelectedMesh() {
+  const MeshObject* m = doc_.project().findMesh(selected_);
+  if (!m) return;
+  auto mesh = std::make_shared<TriMesh>(m->mesh);  // the worker reads a copy: edits may continue
+  auto report = std::make_shared<MeshReport>();
+  const ObjectId id = m->id;
+  const uint64_t revision = doc_.revision(id);
+  const QString name = QString::fromStdString(m->name);
+  tasks_->run(
+      tr("Validating %1").arg(name),
+      [mesh, report](const Progress& p) { *report = validateMesh(*mesh, {}, p); },
+      [this, report, id, revision, name] {
+        if (doc_.revision(id) != revision) return log_.warning(tr("%1 changed during validation; run it again").arg(name));
+        log_.add(report->diagnostics(name.toStdString()));
+        doc_.setMeshReport(id, std::move(*report));
+      },
+      [this](const QString& message, bool cancelled) {
+        if (!cancelled) log_.error(message);
+      });
+}
+
+void MainWindow::scaleSelectedMesh() {
+  const MeshObject* m = doc_.project().findMesh(selected_);
+  if (!m) return;
+  bool ok = false;
+  const double s = QInputDialog::getDouble(this, tr("Scale Mesh"), tr("Scale factor (e.g. 0.01 for centimetres to metres):"),
+                                           1.0, 1e-6, 1e6, 6, &ok);
+  if (!ok || s == 1.0) return;
+  Vec3 pivot = m->mesh.bounds().center();
+  pivot.y() = m->mesh.bounds().min.y();
+  doc_.undoStack()->push(new TransformMeshCommand(&doc_, m->id, s, pivot, Vec3::Zero(), tr("Scale %1").arg(QString::fromStdString(m->name))));
+  viewport_->frameAll();
+}
+
+void MainWindow::dropSelectedMeshToGround() {
+  const MeshObject* m = doc_.project().findMesh(selected_);
+  if (!m || m->mesh.positions.empty()) return;
+  const double dy = -m->mesh.bounds().min.y();
+  if (dy == 0) return;
+  doc_.undoStack()->push(new TransformMeshCommand(&doc_, m->id, 1.0, Vec3::Zero(), Vec3(0, dy, 0),
+                                                  tr("Drop %1 to ground").arg(QString::fromStdString(m->name))));
+}
+
+// ---------------------------------------------------------------------------
+// View settings and playback
+
+void MainWindow::applyViewSettingsToActions() {
+  const render::ViewSettings& s = viewport_->settings();
+  const QSignalBlocker b1(actGrid), b2(actAxes), b3(actSkeleton), b4(actProblems);
+  actShaded->setChecked(s.mode == render::DisplayMode::Shaded);
+  actWireframe->setChecked(s.mode == render::DisplayMode::Wireframe);
+  actXray->setChecked(s.mode == render::DisplayMode::XRay);
+  actGrid->setChecked(s.grid);
+  actAxes->setChecked(s.axes);
+  actSkeleton->setChecked(s.skeleton);
+  actProblems->setChecked(s.problems);
+}
+
+void MainWindow::refreshClipList() {
+  const ObjectId current = clipBox_->currentData().toULongLong();
+  const QSignalBlocker block(clipBox_);
+  clipBox_->clear();
+  for (const ClipObject& c : doc_.project().clips)
+    clipBox_->addItem(QString::fromStdString(c.clip.name), QVariant::fromValue<qulonglong>(c.id));
+  const int i = clipBox_->findData(QVariant::fromValue<qulonglong>(current));
+  clipBox_->setCurrentIndex(i >= 0 ? i : 0);
+  const bool any = clipBox_->count() > 0;
+  for (QAction* a : {actPlay, actStepForward, actStepBack, actRewind}) a->setEnabled(any);
+  timeSlider_->setEnabled(any);
+  if (!any) setPlaying(false);
+  updatePlayback();
+}
+
+void MainWindow::setPlaying(bool on) {
+  playing_ = on && clipBox_->count() > 0;
+  if (actPlay->isChecked() != playing_) {
+    const QSignalBlocker b(actPlay);
+    actPlay->setChecked(playing_);
+  }
+  actPlay->setText(playing_ ? tr("&Pause") : tr("&Play"));
+  actPlay->setIcon(style()->standardIcon(playing_ ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  if (playing_) {
+    playClock_.start();
+    playTimer_->start();
+  } else {
+    playTimer_->stop();
+  }
+}
+
+void MainWindow::stepPlayback(int frames) {
+  const ClipObject* c = doc_.project().findClip(clipBox_->currentData().toULongLong());
+  if (!c) return;
+  setPlaying(false);
+  const int f = std::clamp(int(std::lround(playTime_ / c->clip.frameTime)) + frames, 0, std::max(c->clip.frameCount - 1, 0));
+  playTime_ = f * c->clip.frameTime;
+  updatePlayback();
+}
+
+void MainWindow::updatePlayback() {
+  const ClipObject* c = doc_.project().findClip(clipBox_->currentData().toULongLong());
+  if (!c) {
+    viewport_->setClipPose(0, 0);
+    viewport_->setTimelineText({});
+    timeLabel_->setText(tr("no motion clip"));
+    timeSlider_->setRange(0, 0);
+    return;
+  }
+  const MotionClip& clip = c->clip;
+  playTime_ = std::clamp(playTime_, 0.0, clip.duration());
+  const int frame = int(std::lround(playTime_ / clip.frameTime));
+  {
+    const QSignalBlocker b(timeSlider_);
+    timeSlider_->setRange(0, std::max(clip.frameCount - 1, 0));
+    timeSlider_->setValue(frame);
+  }
+  const QString text = tr("%1  %2 / %3 s  frame %4/%5")
+                           .arg(QString::fromStdString(clip.name))
+                           .arg(playTime_, 0, 'f', 2)
+                           .arg(clip.duration(), 0, 'f', 2)
+                           .arg(frame + 1)
+                           .arg(clip.frameCount);
+  timeLabel_->setText(tr("%1 / %2 s").arg(playTime_, 0, 'f', 2).arg(clip.duration(), 0, 'f', 2));
+  viewport_->setTimelineText(text);
+  viewport_->setClipPose(c->id, playTime_);
+}
+
+}  // namespace sinew::app

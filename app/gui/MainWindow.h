@@ -1,0 +1,127 @@
+// Sinew's main window: menus, dock panels (Outliner, Properties, Log), the
+// viewport, the playback bar and the status bar; file operations, import and
+// export, autosave and crash recovery. Thin: the work happens in sim/ and
+// render/, edits go through the Document's undo stack.
+#pragma once
+
+#include "Document.h"
+#include "Log.h"
+#include "Panels.h"
+#include "Recovery.h"
+#include "TaskRunner.h"
+#include "ViewportWidget.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QSlider;
+class QTimer;
+
+namespace sinew::app {
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  enum class RecoveryPolicy { Ask, Recover, Discard, Ignore };
+  explicit MainWindow(RecoveryPolicy recovery = RecoveryPolicy::Ask, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // File operations (also used by tests and the command line). Errors are
+  // reported in a dialog (interactive) and the Log; the return value says
+  // whether the operation started/succeeded.
+  bool openProject(const QString& path);          // asynchronous: see tasks()
+  void openProjectData(Project project, const QString& path);  // already loaded
+  bool saveProjectTo(const QString& path);
+  bool save();                                     // Save (asks for a path if untitled)
+  bool importFiles(const QStringList& files);      // asynchronous
+  void newProject();
+  // Checks for recovery copies left by a crash (per the policy given at construction).
+  void checkRecovery();
+  // Disables modal dialogs (errors go to the Log only): for automated runs.
+  void setInteractive(bool on) { interactive_ = on; }
+
+  Document* document() { return &doc_; }
+  ViewportWidget* viewport() { return viewport_; }
+  OutlinerPanel* outliner() { return outliner_; }
+  PropertiesPanel* properties() { return properties_; }
+  Log* log() { return &log_; }
+  TaskRunner* tasks() { return tasks_; }
+  Recovery* recovery() { return recovery_.get(); }
+  ObjectId selectedObject() const { return selected_; }
+  void selectObject(ObjectId id, const render::PickResult& detail = {});
+  void autosaveNow();
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+
+ private:
+  void buildActions();
+  void buildMenus();
+  void buildDocks();
+  void buildPlaybackBar();
+  void updateTitle();
+  void updateRecentMenu();
+  void addRecent(const QString& path);
+  bool maybeSave();  // asks to save unsaved changes; false: the user cancelled
+  void showError(const QString& title, const QString& message);
+  void onPicked(const render::PickResult& r);
+  void onHovered(const render::PickResult& r);
+  void renameObject(ObjectId id);
+  void deleteObject(ObjectId id);
+  void validateSelectedMesh();
+  void scaleSelectedMesh();
+  void dropSelectedMeshToGround();
+  void exportSelection();
+  void setPlaying(bool on);
+  void stepPlayback(int frames);
+  void updatePlayback();
+  void refreshClipList();
+  void applyViewSettingsToActions();
+  QString pickDescription(const render::PickResult& r) const;
+
+  Document doc_;
+  Log log_;
+  TaskRunner* tasks_ = nullptr;
+  ViewportWidget* viewport_ = nullptr;
+  OutlinerPanel* outliner_ = nullptr;
+  PropertiesPanel* properties_ = nullptr;
+  LogPanel* logPanel_ = nullptr;
+  std::unique_ptr<Recovery> recovery_;
+  RecoveryPolicy recoveryPolicy_;
+  QTimer* autosaveTimer_ = nullptr;
+  int autosavedIndex_ = -1;
+  bool interactive_ = true;
+  ObjectId selected_ = 0;
+
+  // Playback of motion clips.
+  QComboBox* clipBox_ = nullptr;
+  QSlider* timeSlider_ = nullptr;
+  QLabel* timeLabel_ = nullptr;
+  QTimer* playTimer_ = nullptr;
+  QElapsedTimer playClock_;
+  double playTime_ = 0;
+  bool playing_ = false;
+
+  QMenu* recentMenu_ = nullptr;
+  QLabel* statusPick_ = nullptr;
+  QActionGroup* displayGroup_ = nullptr;
+
+ public:
+  // Actions, named for tests and scripting (objectName "action<Name>").
+  QAction *actNew, *actOpen, *actSave, *actSaveAs, *actImport, *actExport, *actQuit;
+  QAction *actUndo, *actRedo, *actRename, *actDelete, *actValidate, *actScale, *actGround;
+  QAction *actShaded, *actWireframe, *actXray, *actGrid, *actAxes, *actSkeleton, *actProblems;
+  QAction *actFrameSelected, *actFrameAll;
+  QAction *actPlay, *actStepForward, *actStepBack, *actRewind, *actLoop;
+  QAction *actAbout, *actControls;
+};
+
+}  // namespace sinew::app

@@ -1,0 +1,346 @@
+#include "ViewportWidget.h"
+
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace sinew::app {
+
+using render::Vec3f;
+
+ViewportWidget::ViewportWidget(Document* doc, QWidget* parent) : QOpenGLWidget(parent), doc_(doc) {
+  setFocusPolicy(Qt::StrongFocus);
+  setMouseTracking(true);
+  setMinimumSize(320, 240);
+  clock_.start();
+  connect(doc_, &Document::structureChanged, this, [this] { update(); });
+  connect(doc_, &Document::objectChanged, this, [this] { update(); });
+  connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+    if (continuous_) update();
+  });
+}
+
+ViewportWidget::~ViewportWidget() {
+  makeCurrent();
+  releaseGL();
+  doneCurrent();
+}
+
+void ViewportWidget::releaseGL() {
+  overlay_.release();
+  renderer_.release();
+  glReady_ = false;
+}
+
+void ViewportWidget::onContextDestroyed() {
+  makeCurrent();
+  releaseGL();
+  doneCurrent();
+}
+
+void ViewportWidget::initializeGL() {
+  // initializeGL can run again after re-parenting: resources belong to the
+  // context, so they are freed when it goes away.
+  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ViewportWidget::onContextDestroyed,
+          Qt::UniqueConnection);
+  std::string error;
+  if (!renderer_.initialize(&error)) {
+    emit glError(tr("OpenGL renderer failed to initialise: %1").arg(QString::fromStdString(error)));
+    return;
+  }
+  if (!overlay_.initialize()) emit glError(tr("ImGui overlay failed to initialise"));
+  glInfo_ = QString::fromStdString(renderer_.glVersion());
+  glReady_ = true;
+}
+
+void ViewportWidget::resizeGL(int, int) {}
+
+void ViewportWidget::setSettings(const render::ViewSettings& s) {
+  settings_ = s;
+  emit settingsChanged();
+  update();
+}
+
+void ViewportWidget::setContinuous(bool on) {
+  continuous_ = on;
+  if (on) update();
+}
+
+void ViewportWidget::setStatusText(const QString& text) {
+  if (text == status_) return;
+  status_ = text;
+  update();
+}
+
+void ViewportWidget::setTimelineText(const QString& text) {
+  timeline_ = text;
+  update();
+}
+
+void ViewportWidget::setSelection(ObjectId object, const render::PickResult& detail) {
+  selected_ = object;
+  selectionDetail_ = detail;
+  update();
+}
+
+void ViewportWidget::setClipPose(ObjectId clip, double time) {
+  clip_ = clip;
+  clipTime_ = time;
+  update();
+}
+
+void ViewportWidget::frameAll() {
+  Aabb box = doc_->project().bounds();
+  if (const ClipObject* c = doc_->project().findClip(clip_))
+    for (const Vec3& p : c->clip.worldPointsAt(clipTime_)) box.add(p);
+  if (box.empty()) {
+    box.add(Vec3(-1, 0, -1));
+    box.add(Vec3(1, 2, 1));
+  }
+  camera_.frame(box);
+  update();
+}
+
+void ViewportWidget::frameObject(ObjectId id) {
+  const Project& p = doc_->project();
+  Aabb box;
+  if (const MeshObject* m = p.findMesh(id)) box = m->mesh.bounds();
+  else if (const ClipObject* c = p.findClip(id))
+    for (const Vec3& q : c->clip.worldPointsAt(clipTime_)) box.add(q);
+  else if (p.skeleton && p.skeleton->id == id)
+    for (const Vec3& q : p.skeleton->skeleton.restPositions()) box.add(q);
+  if (box.empty()) return frameAll();
+  camera_.frame(box);
+  update();
+}
+
+render::FrameScene ViewportWidget::buildScene() {
+  render::FrameScene scene;
+  const Project& p = doc_->project();
+  const Aabb bounds = p.bounds();
+  if (!bounds.empty()) {
+    // Grid cells of 25 cm for human-sized scenes, scaled for others.
+    const double extent = std::max({bounds.size().x(), bounds.size().z(), 1.0});
+    scene.gridCell = std::pow(10.0, std::floor(std::log10(extent))) * 0.25;
+    scene.gridCells = std::clamp(int(std::ceil(extent / scene.gridCell)) + 4, 8, 200);
+  }
+  for (const MeshObject& m : p.meshes) {
+    if (!m.visible) continue;
+    render::MeshItem item;
+    item.key = m.id;
+    item.revision = doc_->revision(m.id);
+    item.mesh = &m.mesh;
+    item.color = m.color.cast<float>();
+    item.selected = m.id == selected_;
+    if (const MeshReport* r = doc_->meshReport(m.id)) {
+      item.highlightFaces = r->problemTriangles();
+      item.highlightEdges = r->boundaryEdges;
+      item.highlightEdges.insert(item.highlightEdges.end(), r->nonManifoldEdges.begin(), r->nonManifoldEdges.end());
+    }
+    scene.meshes.push_back(std::move(item));
+  }
+  // The character's skeleton: bones as lines, joints as dots, drawn on top.
+  if (settings_.skeleton && p.skeleton) {
+    const Skeleton& sk = p.skeleton->skeleton;
+    const std::vector<Vec3> pos = sk.restPositions();
+    render::LineItem bones;
+    bones.onTop = true;
+    render::PointItem joints;
+    joints.onTop = true;
+    joints.size = 9.0f;
+    const bool skeletonSelected = p.skeleton->id == selected_ || selectionDetail_.kind == render::PickKind::Joint;
+    for (size_t j = 0; j < sk.size(); ++j) {
+      const bool sel = selectionDetail_.kind == render::PickKind::Joint && selectionDetail_.joint == int32_t(j);
+      joints.positions.push_back(pos[j].cast<float>());
+      joints.colors.push_back(sel ? Vec3f(1.0f, 0.6f, 0.1f) : Vec3f(0.95f, 0.85f, 0.3f));
+      if (sk.joints[j].parent >= 0)
+        bones.add(pos[sk.joints[j].parent].cast<float>(), pos[j].cast<float>(),
+                  skeletonSelected ? Vec3f(1.0f, 0.7f, 0.3f) : Vec3f(0.85f, 0.75f, 0.35f));
+    }
+    scene.lines.push_back(std::move(bones));
+    scene.points.push_back(std::move(joints));
+  }
+  // A motion clip, posed at the playback time, as a stick figure.
+  if (const ClipObject* c = p.findClip(clip_)) {
+    const MotionClip& clip = c->clip;
+    const Skeleton sk = clip.skeleton();
+    const std::vector<Transform> world = sk.worldFromLocal(clip.localPoseAt(clipTime_));
+    render::LineItem sticks;
+    sticks.onTop = true;
+    render::PointItem dots;
+    dots.onTop = true;
+    dots.size = 7.0f;
+    const Vec3f color = c->id == selected_ ? Vec3f(0.4f, 0.95f, 1.0f) : Vec3f(0.3f, 0.75f, 0.9f);
+    for (size_t j = 0; j < sk.size(); ++j) {
+      dots.positions.push_back(world[j].translation.cast<float>());
+      dots.colors.push_back(color);
+      if (sk.joints[j].parent >= 0)
+        sticks.add(world[sk.joints[j].parent].translation.cast<float>(), world[j].translation.cast<float>(), color);
+      if (clip.joints[j].endSite)
+        sticks.add(world[j].translation.cast<float>(), world[j].apply(*clip.joints[j].endSite * clip.unitScale).cast<float>(),
+                   color);
+    }
+    scene.lines.push_back(std::move(sticks));
+    scene.points.push_back(std::move(dots));
+  }
+  // The picked face (outline) and vertex (dot).
+  if (const MeshObject* m = p.findMesh(selectionDetail_.object)) {
+    if (selectionDetail_.face >= 0 && size_t(selectionDetail_.face) < m->mesh.triangleCount()) {
+      render::LineItem outline;
+      outline.onTop = true;
+      const Tri& t = m->mesh.triangles[selectionDetail_.face];
+      for (int k = 0; k < 3; ++k)
+        outline.add(m->mesh.positions[t[k]].cast<float>(), m->mesh.positions[t[(k + 1) % 3]].cast<float>(),
+                    Vec3f(1.0f, 0.95f, 0.2f));
+      scene.lines.push_back(std::move(outline));
+    }
+    if (selectionDetail_.kind == render::PickKind::Vertex && selectionDetail_.vertex >= 0 &&
+        size_t(selectionDetail_.vertex) < m->mesh.vertexCount()) {
+      render::PointItem v;
+      v.onTop = true;
+      v.size = 10.0f;
+      v.positions.push_back(m->mesh.positions[selectionDetail_.vertex].cast<float>());
+      v.colors.push_back(Vec3f(1.0f, 0.3f, 0.9f));
+      scene.points.push_back(std::move(v));
+    }
+  }
+  return scene;
+}
+
+void ViewportWidget::paintGL() {
+  if (!glReady_) return;
+  const qint64 start = clock_.nsecsElapsed();
+  const double dpr = devicePixelRatioF();
+  const int w = int(width() * dpr), h = int(height() * dpr);
+  renderer_.render(buildScene(), camera_, settings_, w, h, defaultFramebufferObject());
+
+  render::HudInfo hud;
+  hud.fps = fps_;
+  hud.frameMs = frameMs_;
+  hud.triangles = renderer_.stats().trianglesDrawn;
+  for (const MeshObject& m : doc_->project().meshes)
+    if (m.visible) hud.vertices += m.mesh.vertexCount();
+  hud.renderer = glInfo_.toStdString();
+  hud.status = status_.toStdString();
+  hud.timeline = timeline_.toStdString();
+  const double dt = lastFrameNs_ ? (start - lastFrameNs_) * 1e-9 : 1.0 / 60;
+  overlay_.setFramebufferScale(float(dpr));
+  render::ViewSettings s = settings_;
+  if (overlay_.draw(width(), height(), dt, hud, camera_, s)) {
+    settings_ = s;
+    emit settingsChanged();
+    update();
+  }
+  // Frame time: this paint; frame rate: smoothed interval between paints.
+  const qint64 end = clock_.nsecsElapsed();
+  frameMs_ = (end - start) * 1e-6;
+  if (lastFrameNs_) {
+    const double inst = 1e9 / std::max<qint64>(start - lastFrameNs_, 1);
+    fps_ = fps_ > 0 ? 0.9 * fps_ + 0.1 * inst : inst;
+  }
+  lastFrameNs_ = start;
+  ++frames_;
+}
+
+std::vector<render::PickMeshTarget> ViewportWidget::pickTargets() {
+  std::vector<render::PickMeshTarget> targets;
+  for (const MeshObject& m : doc_->project().meshes) {
+    if (!m.visible) continue;
+    PickCache& c = pickCache_[m.id];
+    const uint64_t rev = doc_->revision(m.id);
+    if (!c.tree || c.revision != rev) {
+      c.tree = std::make_unique<TriangleTree>(m.mesh);
+      c.revision = rev;
+    }
+    targets.push_back({m.id, &m.mesh, c.tree.get()});
+  }
+  // Forget meshes that no longer exist.
+  for (auto it = pickCache_.begin(); it != pickCache_.end();)
+    it = doc_->project().findMesh(it->first) ? std::next(it) : pickCache_.erase(it);
+  return targets;
+}
+
+std::vector<render::PickJointTarget> ViewportWidget::jointTargets() const {
+  std::vector<render::PickJointTarget> joints;
+  const Project& p = doc_->project();
+  if (!settings_.skeleton || !p.skeleton) return joints;
+  const std::vector<Vec3> pos = p.skeleton->skeleton.restPositions();
+  for (size_t j = 0; j < pos.size(); ++j) joints.push_back({p.skeleton->id, int32_t(j), pos[j]});
+  return joints;
+}
+
+render::PickResult ViewportWidget::pickAt(const QPoint& pos) {
+  return render::pick(camera_, width(), height(), pos.x(), pos.y(), pickTargets(), jointTargets());
+}
+
+namespace {
+render::Modifiers modifiersOf(Qt::KeyboardModifiers m) {
+  return {bool(m & Qt::AltModifier), bool(m & Qt::ShiftModifier), bool(m & Qt::ControlModifier)};
+}
+int imguiButton(Qt::MouseButton b) {
+  return b == Qt::LeftButton ? 0 : b == Qt::RightButton ? 1 : b == Qt::MiddleButton ? 2 : -1;
+}
+}  // namespace
+
+void ViewportWidget::mousePressEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  overlay_.mouseMove(float(pos.x()), float(pos.y()));
+  overlay_.mouseButton(imguiButton(e->button()), true);
+  update();
+  if (overlay_.wantsMouse() || dragButton_ != Qt::NoButton) return;
+  render::MouseButton b;
+  if (e->button() == Qt::LeftButton) b = render::MouseButton::Left;
+  else if (e->button() == Qt::MiddleButton) b = render::MouseButton::Middle;
+  else if (e->button() == Qt::RightButton) b = render::MouseButton::Right;
+  else return;
+  drag_ = render::navigationFor(b, modifiersOf(e->modifiers()));
+  dragButton_ = e->button();
+  pressPos_ = lastPos_ = pos;
+  moved_ = false;
+}
+
+void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  overlay_.mouseMove(float(pos.x()), float(pos.y()));
+  if (dragButton_ != Qt::NoButton) {
+    const QPoint d = pos - lastPos_;
+    lastPos_ = pos;
+    if ((pos - pressPos_).manhattanLength() > 3) moved_ = true;
+    if (drag_ != render::NavAction::None) render::applyDrag(camera_, drag_, d.x(), d.y(), height());
+    update();
+    return;
+  }
+  if (overlay_.wantsMouse()) {
+    update();
+    return;
+  }
+  emit hovered(pickAt(pos));
+}
+
+void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
+  const QPoint pos = e->position().toPoint();
+  overlay_.mouseMove(float(pos.x()), float(pos.y()));
+  overlay_.mouseButton(imguiButton(e->button()), false);
+  update();
+  if (e->button() != dragButton_) return;
+  const bool click = dragButton_ == Qt::LeftButton && drag_ == render::NavAction::None && !moved_;
+  dragButton_ = Qt::NoButton;
+  drag_ = render::NavAction::None;
+  if (click) emit picked(pickAt(pos));
+}
+
+void ViewportWidget::wheelEvent(QWheelEvent* e) {
+  const double steps = e->angleDelta().y() / 120.0;
+  overlay_.mouseWheel(float(steps));
+  if (!overlay_.wantsMouse()) render::applyWheel(camera_, steps);
+  update();
+}
+
+void ViewportWidget::keyPressEvent(QKeyEvent* e) {
+  if (!e->text().isEmpty()) overlay_.character(e->text().at(0).unicode());
+  QOpenGLWidget::keyPressEvent(e);
+}
+
+}  // namespace sinew::app

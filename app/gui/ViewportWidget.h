@@ -1,0 +1,112 @@
+// The real-time viewport: a QOpenGLWidget hosting render::Renderer and the
+// ImGui overlay. Translates Qt input into navigation (Maya and Blender
+// conventions, see render/Navigation.h) and picking; builds the frame's
+// render::FrameScene from the Document.
+#pragma once
+
+#include "Document.h"
+#include "Camera.h"
+#include "Navigation.h"
+#include "Overlay.h"
+#include "Picking.h"
+#include "Renderer.h"
+
+#include <QElapsedTimer>
+#include <QOpenGLWidget>
+#include <QPoint>
+
+#include <map>
+#include <memory>
+
+namespace sinew::app {
+
+class ViewportWidget : public QOpenGLWidget {
+  Q_OBJECT
+ public:
+  explicit ViewportWidget(Document* doc, QWidget* parent = nullptr);
+  ~ViewportWidget() override;
+
+  render::Camera& camera() { return camera_; }
+  const render::ViewSettings& settings() const { return settings_; }
+  void setSettings(const render::ViewSettings& s);
+
+  void frameAll();
+  void frameObject(ObjectId id);
+  void setSelection(ObjectId object, const render::PickResult& detail = {});
+  // Shows clip `clip` (0: none) posed at `time` seconds.
+  void setClipPose(ObjectId clip, double time);
+
+  // Picking at a widget position (logical pixels).
+  render::PickResult pickAt(const QPoint& pos);
+
+  // Rendering statistics.
+  int framesRendered() const { return frames_; }
+  double framesPerSecond() const { return fps_; }
+  double lastFrameMs() const { return frameMs_; }
+  size_t lastTriangles() const { return renderer_.stats().trianglesDrawn; }
+  QString glInfo() const { return glInfo_; }
+  // Re-render continuously (playback, benchmarks) instead of on demand.
+  void setContinuous(bool on);
+  void setStatusText(const QString& text);
+  void setTimelineText(const QString& text);
+
+ signals:
+  void picked(const sinew::render::PickResult& result);
+  void hovered(const sinew::render::PickResult& result);
+  void settingsChanged();
+  void glError(const QString& message);
+
+ protected:
+  void initializeGL() override;
+  void resizeGL(int w, int h) override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+
+ private:
+  void releaseGL();
+  void onContextDestroyed();
+  render::FrameScene buildScene();
+  std::vector<render::PickMeshTarget> pickTargets();
+  std::vector<render::PickJointTarget> jointTargets() const;
+
+  Document* doc_;
+  render::Renderer renderer_;
+  render::Overlay overlay_;
+  render::Camera camera_;
+  render::ViewSettings settings_;
+  bool glReady_ = false;
+  QString glInfo_;
+
+  // Interaction
+  render::NavAction drag_ = render::NavAction::None;
+  Qt::MouseButton dragButton_ = Qt::NoButton;
+  QPoint pressPos_, lastPos_;
+  bool moved_ = false;
+
+  // Selection and display state
+  ObjectId selected_ = 0;
+  render::PickResult selectionDetail_;
+  ObjectId clip_ = 0;
+  double clipTime_ = 0;
+  QString status_, timeline_;
+
+  // Picking acceleration, rebuilt when a mesh's revision changes.
+  struct PickCache {
+    uint64_t revision = 0;
+    std::unique_ptr<TriangleTree> tree;
+  };
+  std::map<ObjectId, PickCache> pickCache_;
+
+  // Timing
+  QElapsedTimer clock_;
+  qint64 lastFrameNs_ = 0;
+  double fps_ = 0, frameMs_ = 0;
+  int frames_ = 0;
+  bool continuous_ = false;
+};
+
+}  // namespace sinew::app

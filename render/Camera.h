@@ -1,0 +1,49 @@
+// Orbit camera: looks at `target` from `distance` along the direction given
+// by yaw (about +y) and pitch. Y is up. No GL here: matrices are plain Eigen.
+#pragma once
+
+#include "core/Types.h"
+
+#include <Eigen/Core>
+
+namespace sinew::render {
+
+using Mat4f = Eigen::Matrix4f;
+
+struct Ray {
+  Vec3 origin;
+  Vec3 direction;  // unit
+};
+
+class Camera {
+ public:
+  Vec3 target = Vec3(0, 1, 0);  // orbit centre (metres)
+  double distance = 4.0;        // eye to target (metres)
+  double yaw = 0.5;             // radians about +y; 0 looks along -z (from +z)
+  double pitch = 0.25;          // radians; positive looks down on the target
+  double fovY = 40.0;           // vertical field of view (degrees)
+
+  Vec3 eye() const;
+  Vec3 forward() const;  // unit, eye -> target
+  Vec3 right() const;    // unit
+  Vec3 up() const;       // unit
+
+  double nearPlane() const { return std::max(1e-3, distance * 1e-3); }
+  double farPlane() const { return distance * 1e3 + 100.0; }
+  Mat4f view() const;
+  Mat4f projection(double aspect) const;
+
+  // Navigation primitives (pixels are converted by the caller, see Navigation.h).
+  void orbit(double dYaw, double dPitch);
+  void pan(double dxPixels, double dyPixels, int viewportHeight);  // drags the scene with the cursor
+  void dolly(double factor);                                       // distance *= factor
+  // Fits the box in view, keeping the current direction.
+  void frame(const Aabb& box);
+
+  // Ray through pixel (x, y) of a width x height viewport (origin top-left).
+  Ray rayThrough(double x, double y, int width, int height) const;
+  // Pixel position (origin top-left) and NDC depth of a world point; false if behind the eye.
+  bool project(const Vec3& p, int width, int height, double* outX, double* outY, double* outDepth = nullptr) const;
+};
+
+}  // namespace sinew::render

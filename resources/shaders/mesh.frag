@@ -1,0 +1,26 @@
+#version 330 core
+// Headlight Blinn-Phong with a sky/ground hemisphere ambient. In x-ray mode
+// the alpha grows towards silhouettes so the outline stays readable.
+in vec3 vNormalView;
+in vec3 vPositionView;
+uniform vec4 uColor;
+uniform vec3 uUpView;     // world +y in view space
+uniform int uLit;         // 0: flat colour (highlights)
+uniform int uXray;
+out vec4 fragColor;
+void main() {
+  if (uLit == 0) { fragColor = uColor; return; }
+  vec3 n = normalize(vNormalView);
+  vec3 v = normalize(-vPositionView);
+  if (!gl_FrontFacing) n = -n;
+  float diffuse = max(dot(n, v), 0.0);
+  vec3 h = normalize(v + vec3(0.3, 0.6, 0.0));
+  float specular = pow(max(dot(n, h), 0.0), 48.0) * 0.25;
+  float hemi = 0.5 + 0.5 * dot(n, uUpView);
+  vec3 ambient = mix(vec3(0.20, 0.18, 0.17), vec3(0.42, 0.45, 0.52), hemi);
+  vec3 c = uColor.rgb * (ambient + 0.70 * diffuse) + vec3(specular);
+  if (!gl_FrontFacing) c *= 0.55;
+  float alpha = uColor.a;
+  if (uXray != 0) alpha = clamp(0.12 + 0.8 * pow(1.0 - abs(dot(n, v)), 2.0), 0.0, 1.0);
+  fragColor = vec4(c, alpha);
+}
