@@ -72,15 +72,27 @@ Renderer::GpuMesh& Renderer::upload(const MeshItem& item) {
   GpuMesh& g = *slot;
   g.usedThisFrame = true;
   if (g.revision != item.revision) {
+    // One vertex per triangle corner: smooth (area-weighted) normals, except
+    // across creases sharper than ~50 degrees, where the face normal is used
+    // (rounded bodies stay smooth, boxes keep their edges).
     const TriMesh& m = *item.mesh;
-    const std::vector<Vec3> normals = vertexNormals(m);
-    std::vector<float> interleaved(6 * m.vertexCount());
-    for (size_t v = 0; v < m.vertexCount(); ++v) {
-      for (int k = 0; k < 3; ++k) {
-        interleaved[6 * v + k] = float(m.positions[v][k]);
-        interleaved[6 * v + 3 + k] = float(normals[v][k]);
+    const std::vector<Vec3> smooth = vertexNormals(m);
+    constexpr double kCreaseCos = 0.64;
+    std::vector<float> interleaved(18 * m.triangleCount());
+    for (size_t t = 0; t < m.triangleCount(); ++t) {
+      const Vec3 fn = triangleNormal(m, t);
+      for (int c = 0; c < 3; ++c) {
+        const int32_t v = m.triangles[t][c];
+        const Vec3 n = smooth[v].dot(fn) >= kCreaseCos ? smooth[v] : fn;
+        float* out = &interleaved[18 * t + 6 * c];
+        for (int k = 0; k < 3; ++k) {
+          out[k] = float(m.positions[v][k]);
+          out[3 + k] = float(n[k]);
+        }
       }
     }
+    std::vector<uint32_t> corners(3 * m.triangleCount());
+    for (size_t i = 0; i < corners.size(); ++i) corners[i] = uint32_t(i);
     if (!g.vao) {
       glGenVertexArrays(1, &g.vao);
       glGenBuffers(1, &g.vbo);
@@ -95,7 +107,7 @@ Renderer::GpuMesh& Renderer::upload(const MeshItem& item) {
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(m.triangles.size() * sizeof(Tri)), m.triangles.data(),
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(corners.size() * sizeof(uint32_t)), corners.data(),
                  GL_STATIC_DRAW);
     glBindVertexArray(0);
     g.indexCount = GLsizei(3 * m.triangles.size());
@@ -111,7 +123,7 @@ Renderer::GpuMesh& Renderer::upload(const MeshItem& item) {
     idx.reserve(3 * item.highlightFaces.size());
     for (int32_t f : item.highlightFaces)
       if (f >= 0 && size_t(f) < item.mesh->triangles.size())
-        for (int32_t v : item.mesh->triangles[f]) idx.push_back(v);
+        for (int32_t c = 0; c < 3; ++c) idx.push_back(3 * f + c);  // corners of face f
     glBindVertexArray(g.vao);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.highlightIbo);
     glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(idx.size() * sizeof(int32_t)), idx.data(), GL_DYNAMIC_DRAW);

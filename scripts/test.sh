@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# One command: install dependencies, build, and run every test.
+#  1. Release build of everything; all tests (GUI tests under Xvfb).
+#  2. sim/ and its unit, import and CLI tests built with AddressSanitizer and
+#     UndefinedBehaviorSanitizer, and run under them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup-debian.sh
+
+scripts/build.sh
+(cd build && xvfb-run -a -s "-screen 0 1920x1080x24" ctest -j2 --output-on-failure)
+
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSINEW_BUILD_APP=OFF \
+      -DSINEW_BUILD_BENCHMARKS=OFF -DSINEW_SANITIZE=address,undefined
+cmake --build build-asan
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+   ctest -j2 -L "unit|import|cli" --output-on-failure)
+echo "test.sh: all tests passed"
