@@ -5,6 +5,11 @@
 
 namespace sinew {
 
+namespace {
+// Distance (in cells) that vertices keep from their cell's faces.
+constexpr double kCellMargin = 1e-3;
+}  // namespace
+
 TriMesh extractSurfaceNets(const std::function<double(const Vec3&)>& field, const Aabb& bounds,
                            const SurfaceNetsOptions& opt, const Progress& progress) {
   const double h = opt.spacing;
@@ -56,8 +61,12 @@ TriMesh extractSurfaceNets(const std::function<double(const Vec3&)>& field, cons
           sum += pa + t * (pb - pa);
           ++n;
         }
-        Vec3 p = point(i, j, k) + h * sum / n;
-        const Vec3 lo = point(i, j, k), hi = point(i + 1, j + 1, k + 1);
+        // Keep every vertex strictly inside its cell (a small margin off the
+        // faces): where the field is zero at a grid node, the vertices of the
+        // cells around it would otherwise meet there, giving zero-area faces.
+        const Vec3 margin = Vec3::Constant(kCellMargin * h);
+        const Vec3 lo = point(i, j, k) + margin, hi = point(i + 1, j + 1, k + 1) - margin;
+        Vec3 p = (point(i, j, k) + h * sum / n).cwiseMax(lo).cwiseMin(hi);
         for (int s = 0; s < opt.projectionSteps; ++s) {
           const double fp = field(p);
           const double e = 1e-3 * h;

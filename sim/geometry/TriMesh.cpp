@@ -1,5 +1,6 @@
 #include "geometry/TriMesh.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -74,7 +75,9 @@ struct CellKey {
 };
 struct CellHash {
   size_t operator()(const CellKey& k) const {
-    return static_cast<size_t>(k.x * 73856093LL ^ k.y * 19349663LL ^ k.z * 83492791LL);
+    // In unsigned arithmetic: far-away cells must wrap, not overflow.
+    return static_cast<size_t>(uint64_t(k.x) * 73856093ull ^ uint64_t(k.y) * 19349663ull ^
+                               uint64_t(k.z) * 83492791ull);
   }
 };
 }  // namespace
@@ -88,11 +91,11 @@ WeldResult weldVertices(const std::vector<Vec3>& positions, const std::vector<Tr
   // Representatives per grid cell; a query looks at the 27 neighbouring cells.
   std::unordered_map<CellKey, std::vector<int32_t>, CellHash> grid;
   grid.reserve(positions.size());
-  auto keyOf = [&](const Vec3& p) {
-    return CellKey{static_cast<int64_t>(std::floor(p.x() / cell)),
-                   static_cast<int64_t>(std::floor(p.y() / cell)),
-                   static_cast<int64_t>(std::floor(p.z() / cell))};
-  };
+  // Cell coordinates are clamped so that converting them to integers is
+  // defined for any finite input (very distant points share boundary cells,
+  // which is slower but still correct).
+  auto cellOf = [&](double x) { return static_cast<int64_t>(std::clamp(std::floor(x / cell), -4e18, 4e18)); };
+  auto keyOf = [&](const Vec3& p) { return CellKey{cellOf(p.x()), cellOf(p.y()), cellOf(p.z())}; };
   for (size_t i = 0; i < positions.size(); ++i) {
     const Vec3& p = positions[i];
     const CellKey k = keyOf(p);

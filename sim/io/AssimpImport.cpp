@@ -304,13 +304,16 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
                                             : "unsupported file format '." + r.format + "'");
   precheckMeshFile(path, data, r.diagnostics);
 
-  // Read with Assimp, without post-processing (statistics as the file has them).
+  // Read with Assimp, without post-processing (statistics as the file has
+  // them, as `assimp info FILE -r` prints them). Read from the path, not from
+  // memory: many formats refer to side files next to the main one (.mtl for
+  // OBJ, .bin buffers for glTF), which a memory read cannot open.
   Assimp::Importer importer;
   importer.SetProgressHandler(new ProgressBridge(progress.sub(0.0, 0.5)));  // importer owns it
   importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
   const aiScene* raw = nullptr;
   try {
-    raw = importer.ReadFileFromMemory(data.data(), data.size(), 0, r.format.c_str());
+    raw = importer.ReadFile(path, 0);
   } catch (const std::exception& e) {
     throw InputError(path, std::string("cannot be read: ") + e.what());
   }

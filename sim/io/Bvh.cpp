@@ -5,7 +5,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <limits>
 
 namespace sinew {
 
@@ -61,17 +63,10 @@ class Tokenizer {
   [[noreturn]] void fail(const std::string& msg) const {
     throw InputError(file_, "line " + std::to_string(line_) + ": " + msg);
   }
-  // Reads all remaining numbers into out (at most `limit`); returns how many.
+  // Reads up to `limit` numbers into out; returns how many.
   size_t numbers(std::vector<double>& out, size_t limit) {
     size_t n = 0;
-    while (!atEnd()) {
-      const std::string_view t = next("a channel value");
-      if (n == limit) {
-        ++n;  // count one extra to report "too many"
-        break;
-      }
-      out[n++] = toNumber(t, "a channel value");
-    }
+    while (n < limit && !atEnd()) out[n++] = toNumber(next("a channel value"), "a channel value");
     return n;
   }
 
@@ -134,6 +129,13 @@ void parseJoint(Tokenizer& tok, MotionClip& clip, int32_t parent, int depth, int
   }
 }
 
+// A (possibly huge) count for a message.
+std::string countText(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  return buf;
+}
+
 void appendNumber(std::string& out, double v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -162,17 +164,18 @@ MotionClip parseBvh(const std::string& text, const std::string& fileName, double
   tok.expect("Frames:");
   const double frames = tok.number("the frame count");
   if (frames < 0 || frames != std::floor(frames)) tok.fail("frame count must be a non-negative integer");
+  // Each value takes at least two bytes ("0 "): a declared count larger than
+  // the file could hold is rejected before allocating.
+  const double needed = frames * column;
+  if (needed > static_cast<double>(text.size()) / 2 + 1)
+    tok.fail("declares " + countText(frames) + " frames of " + std::to_string(column) +
+             " channels, more than the file can contain");
+  if (frames > std::numeric_limits<int32_t>::max()) tok.fail("frame count " + countText(frames) + " is too large");
   tok.expect("Frame");
   tok.expect("Time:");
   clip.frameTime = tok.number("the frame time");
   if (!(clip.frameTime > 0)) tok.fail("frame time must be positive");
 
-  // Each value takes at least two bytes ("0 "): a declared count larger than
-  // the file could hold is rejected before allocating.
-  const double needed = frames * column;
-  if (needed > static_cast<double>(text.size()) / 2 + 1)
-    tok.fail("declares " + std::to_string(static_cast<long long>(frames)) + " frames of " + std::to_string(column) +
-             " channels, more than the file can contain");
   clip.frameCount = static_cast<int32_t>(frames);
   const size_t expected = static_cast<size_t>(needed);
   clip.values.assign(expected, 0.0);
@@ -181,9 +184,17 @@ MotionClip parseBvh(const std::string& text, const std::string& fileName, double
     throw InputError(fileName, "truncated motion data: " + std::to_string(got) + " of " + std::to_string(expected) +
                                    " channel values (" + std::to_string(clip.frameCount) + " frames x " +
                                    std::to_string(column) + " channels)");
-  if (got > expected)
-    throw InputError(fileName, "more motion data than the " + std::to_string(clip.frameCount) +
-                                   " frames declared (line " + std::to_string(tok.line()) + ")");
+  // Values after the declared frames: whole frames are ignored (files in the
+  // wild, such as Assimp's Boxing_Toes.bvh, hold one frame more than they
+  // declare; Assimp and Blender read the declared count), anything else is an error.
+  if (!tok.atEnd()) {
+    const int line = tok.line();  // of the first surplus value
+    size_t extra = 0;
+    for (; !tok.atEnd(); ++extra) tok.toNumber(tok.next("a channel value"), "a channel value");
+    if (column == 0 || extra % static_cast<size_t>(column) != 0)
+      throw InputError(fileName, "more motion data than the " + std::to_string(clip.frameCount) +
+                                     " frames declared (line " + std::to_string(line) + ")");
+  }
 
   if (unitScale > 0) {
     clip.unitScale = unitScale;

@@ -75,10 +75,21 @@ class BlobReader {
     if (!std::regex_match(name, valid)) fail(what + ": invalid blob name '" + name.substr(0, 40) + "'");
     if (j.value("type", "") != BlobType<T>::name)
       fail(what + ": blob type '" + j.value("type", "") + "', expected '" + BlobType<T>::name + "'");
+    // The shape must be non-negative integers whose product (without
+    // overflow) is a whole number of rows: the caller copies rows of `columns`.
+    const json& shape = j.contains("shape") ? j.at("shape") : json();
+    if (!shape.is_array() || shape.empty()) fail(what + ": blob shape must be a non-empty array of sizes");
     size_t count = 1;
-    for (const json& d : j.at("shape")) count *= d.get<size_t>();
-    if (j.at("shape").size() > 1 && j.at("shape").back().get<size_t>() != columns)
-      fail(what + ": blob has " + std::to_string(j.at("shape").back().get<size_t>()) + " columns, expected " + std::to_string(columns));
+    for (const json& d : shape) {
+      if (!d.is_number_unsigned()) fail(what + ": blob shape has an invalid size " + d.dump().substr(0, 40));
+      if (__builtin_mul_overflow(count, d.get<size_t>(), &count) || count > kMaxReadBytes / sizeof(T))
+        fail(what + ": blob shape " + shape.dump().substr(0, 80) + " is too large");
+    }
+    if (shape.size() > 1 && shape.back().get<size_t>() != columns)
+      fail(what + ": blob has " + std::to_string(shape.back().get<size_t>()) + " columns, expected " + std::to_string(columns));
+    if (count % columns)
+      fail(what + ": blob holds " + std::to_string(count) + " values, not a whole number of rows of " +
+           std::to_string(columns));
     const std::string file = (fs::path(dir_) / name).string();
     std::error_code ec;
     if (!fs::exists(file, ec)) fail(what + ": missing data file " + file);

@@ -1,0 +1,309 @@
+// sinew-cli end to end: runs the real binary and checks exit codes, stdout
+// (text and JSON) and the one-line error messages on stderr.
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace sinew {
+namespace {
+
+using json = nlohmann::json;
+using test::model;
+using test::ProcessResult;
+using test::TempDir;
+
+const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+constexpr double kTimeout = 60.0;  // per run; generous, a hang fails the test
+
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), kCli);
+  ProcessResult r = test::runProcess(args, dir.path().string(), kTimeout);
+  EXPECT_FALSE(r.timedOut) << "sinew-cli timed out after " << kTimeout << " s";
+  EXPECT_EQ(r.signal, 0) << "sinew-cli died with signal " << r.signal << "\nstderr:\n" << r.err;
+  return r;
+}
+
+json parseJson(const ProcessResult& r) {
+  try {
+    return json::parse(r.out);
+  } catch (const json::exception& e) {
+    ADD_FAILURE() << "stdout is not JSON: " << e.what() << "\n" << r.out;
+    return json();
+  }
+}
+
+// Exit code 2 and exactly one line on stderr that names `path`.
+void expectBadInput(const ProcessResult& r, const std::string& path) {
+  EXPECT_EQ(r.exitCode, 2) << "stdout:\n" << r.out << "\nstderr:\n" << r.err;
+  const std::vector<std::string> lines = test::lines(r.err);
+  EXPECT_EQ(lines.size(), 1u) << "stderr:\n" << r.err;
+  EXPECT_TRUE(!r.err.empty() && r.err.back() == '\n') << "stderr:\n" << r.err;
+  EXPECT_NE(r.err.find(path), std::string::npos) << "stderr does not name " << path << ":\n" << r.err;
+  EXPECT_EQ(r.err.rfind("sinew-cli: ", 0), 0u) << r.err;
+}
+
+TEST(CliInfo, JsonOnObj) {
+  const TempDir dir;
+  const ProcessResult r = cli(dir, {"info", "--json", model("OBJ/box.obj")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const json j = parseJson(r);
+  EXPECT_EQ(j["file"], model("OBJ/box.obj"));
+  EXPECT_EQ(j["format"], "obj");
+  EXPECT_EQ(j["totals"]["meshes"], 1);
+  EXPECT_EQ(j["totals"]["vertices"], 8);
+  EXPECT_EQ(j["totals"]["faces"], 12);
+  EXPECT_EQ(j["assimp"]["vertices"], 24);
+  EXPECT_EQ(j["assimp"]["faces"], 6);
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  const json& m = j["meshes"][0];
+  EXPECT_EQ(m["sourceVertices"], 24);
+  EXPECT_EQ(m["weldedVertices"], 16);
+  EXPECT_EQ(m["validation"]["closed"], true);
+  EXPECT_EQ(m["validation"]["manifold"], true);
+  EXPECT_EQ(m["validation"]["watertight"], true);
+  EXPECT_EQ(m["validation"]["selfIntersections"], 0);
+  EXPECT_TRUE(j["skeleton"].is_null());
+  EXPECT_TRUE(j["clips"].empty());
+  EXPECT_TRUE(j["diagnostics"].is_array());
+
+  // --no-self-intersections: the check is reported as not done.
+  const ProcessResult quick = cli(dir, {"info", "--json", "--no-self-intersections", model("OBJ/box.obj")});
+  ASSERT_EQ(quick.exitCode, 0) << quick.err;
+  EXPECT_TRUE(parseJson(quick)["meshes"][0]["validation"]["selfIntersections"].is_null());
+  // --scale applies to the geometry (not checked here) and must be positive.
+  const ProcessResult badScale = cli(dir, {"info", "--scale", "-2", model("OBJ/box.obj")});
+  expectBadInput(badScale, model("OBJ/box.obj"));
+}
+
+TEST(CliInfo, BvhClip) {
+  const TempDir dir;
+  const ProcessResult r = cli(dir, {"info", model("BVH/01_01.bvh")});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("2752 frames"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("at 120 Hz"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("31 joints"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("units cmu"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+
+  const ProcessResult rj = cli(dir, {"info", "--json", model("BVH/01_01.bvh")});
+  ASSERT_EQ(rj.exitCode, 0) << rj.err;
+  const json j = parseJson(rj);
+  ASSERT_EQ(j["clips"].size(), 1u);
+  const json& c = j["clips"][0];
+  EXPECT_EQ(c["frames"], 2752);
+  EXPECT_EQ(c["joints"], 31);
+  EXPECT_EQ(c["channels"], 96);
+  EXPECT_NEAR(c["frameRate"].get<double>(), 120.0, 0.01);
+  EXPECT_NEAR(c["duration"].get<double>(), 2751 * 0.0083333, 1e-9);
+  EXPECT_EQ(c["units"], "cmu");
+  EXPECT_EQ(j["assimp"]["animationChannels"], 31);
+}
+
+TEST(CliImport, ImportThenProjectInfo) {
+  const TempDir dir;
+  const std::string p = dir.file("p.sinew");
+  const ProcessResult r = cli(dir, {"import", model("OBJ/box.obj"), model("BVH/01_01.bvh"), "-o", p});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote " + p + " (2 objects)"), std::string::npos) << r.out;
+
+  const ProcessResult info = cli(dir, {"project-info", "--json", p});
+  ASSERT_EQ(info.exitCode, 0) << info.err;
+  const json j = parseJson(info);
+  EXPECT_EQ(j["formatVersion"], 2);
+  EXPECT_EQ(j["name"], "p");
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  EXPECT_EQ(j["meshes"][0]["vertices"], 8);
+  EXPECT_EQ(j["meshes"][0]["faces"], 12);
+  EXPECT_EQ(j["meshes"][0]["source"], model("OBJ/box.obj"));
+  EXPECT_EQ(j["meshes"][0]["skinned"], false);
+  ASSERT_EQ(j["clips"].size(), 1u);
+  EXPECT_EQ(j["clips"][0]["frames"], 2752);
+  EXPECT_EQ(j["clips"][0]["name"], "01_01");
+  EXPECT_NE(j["meshes"][0]["id"], j["clips"][0]["id"]);
+  EXPECT_TRUE(j["skeleton"].is_null());
+
+  const ProcessResult text = cli(dir, {"project-info", p});
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("(format version 2)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("8 vertices, 12 faces"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("clip '01_01': 2752 frames"), std::string::npos) << text.out;
+}
+
+TEST(CliImport, SkinnedFbxBringsSkeleton) {
+  const TempDir dir;
+  const std::string p = dir.file("rig.sinew");
+  ASSERT_EQ(cli(dir, {"import", model("FBX/huesitos.fbx"), "-o", p}).exitCode, 0);
+  const json j = parseJson(cli(dir, {"project-info", "--json", p}));
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  EXPECT_EQ(j["meshes"][0]["skinned"], true);
+  ASSERT_FALSE(j["skeleton"].is_null());
+  EXPECT_EQ(j["skeleton"]["joints"], 9);
+}
+
+TEST(CliImport, ExistingOutputNeedsAppendOrOverwrite) {
+  const TempDir dir;
+  const std::string p = dir.file("p.sinew");
+  ASSERT_EQ(cli(dir, {"import", model("OBJ/box.obj"), "-o", p}).exitCode, 0);
+  const std::string before = test::readBytes(p);
+
+  expectBadInput(cli(dir, {"import", model("STL/Spider_binary.stl"), "-o", p}), p);
+  EXPECT_EQ(test::readBytes(p), before);
+
+  ASSERT_EQ(cli(dir, {"import", "--append", model("STL/Spider_binary.stl"), "-o", p}).exitCode, 0);
+  EXPECT_EQ(parseJson(cli(dir, {"project-info", "--json", p}))["meshes"].size(), 2u);
+
+  ASSERT_EQ(cli(dir, {"import", "--overwrite", model("STL/Spider_binary.stl"), "-o", p}).exitCode, 0);
+  const json j = parseJson(cli(dir, {"project-info", "--json", p}));
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  EXPECT_EQ(j["meshes"][0]["source"], model("STL/Spider_binary.stl"));
+
+  // Both at once is a usage error.
+  EXPECT_EQ(cli(dir, {"import", "--append", "--overwrite", model("OBJ/box.obj"), "-o", p}).exitCode, 1);
+  // A failed import leaves the project as it was.
+  const std::string now = test::readBytes(p);
+  expectBadInput(cli(dir, {"import", "--append", dir.file("missing.obj"), "-o", p}), dir.file("missing.obj"));
+  EXPECT_EQ(test::readBytes(p), now);
+}
+
+TEST(CliUsage, UsageErrorsExitWithOne) {
+  const TempDir dir;
+  const std::vector<std::vector<std::string>> cases = {
+      {},                                     // no subcommand
+      {"frobnicate"},                         // unknown subcommand
+      {"info"},                               // missing file
+      {"import", model("OBJ/box.obj")},       // missing -o
+      {"import", "-o", dir.file("x.sinew")},  // missing input files
+      {"project-info"},                       // missing project
+      {"example", "humanoid"},                // missing -o
+      {"info", "--bogus-flag", model("OBJ/box.obj")},
+      {"info", "--scale", "abc", model("OBJ/box.obj")},
+  };
+  for (const auto& args : cases) {
+    std::string shown;
+    for (const std::string& a : args) shown += " " + a;
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 1) << "sinew-cli" << shown << "\nstdout:\n" << r.out << "\nstderr:\n" << r.err;
+    EXPECT_FALSE(r.err.empty()) << "sinew-cli" << shown << ": no usage message";
+  }
+  EXPECT_FALSE(test::fs::exists(dir.file("x.sinew")));
+  const ProcessResult help = cli(dir, {"--help"});
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_NE(help.out.find("project-info"), std::string::npos) << help.out;
+}
+
+TEST(CliBadInput, MissingEmptyUnknownTruncatedCorrupted) {
+  const TempDir dir;
+  const std::string missing = dir.file("missing.obj");
+  expectBadInput(cli(dir, {"info", missing}), missing);
+
+  const std::string empty = dir.file("empty.obj");
+  test::writeBytes(empty, "");
+  expectBadInput(cli(dir, {"info", empty}), empty);
+
+  const std::string unknown = dir.file("mesh.unknownext");
+  test::writeBytes(unknown, "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  expectBadInput(cli(dir, {"info", unknown}), unknown);
+
+  for (const char* glbFile : {"glTF2/BoxTextured-glTF-Binary/BoxTextured.glb",
+                              "glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"}) {
+    const std::string glb = test::readBytes(model(glbFile));
+    ASSERT_GT(glb.size(), 100u);
+    const std::string half = dir.file("half.glb");
+    test::writeBytes(half, glb.substr(0, glb.size() / 2));
+    expectBadInput(cli(dir, {"info", half}), half);
+  }
+
+  expectBadInput(cli(dir, {"info", dir.path().string()}), dir.path().string());
+
+  // Projects: truncated JSON, corrupted blob, not a project, missing.
+  const std::string p = dir.file("p.sinew");
+  ASSERT_EQ(cli(dir, {"import", model("OBJ/box.obj"), "-o", p}).exitCode, 0);
+  const std::string doc = test::readBytes(p);
+  test::writeBytes(p, doc.substr(0, doc.size() / 2));
+  expectBadInput(cli(dir, {"project-info", p}), p);
+  expectBadInput(cli(dir, {"project-info", "--json", p}), p);
+  expectBadInput(cli(dir, {"export", p, "-o", dir.file("out.obj")}), p);
+  EXPECT_FALSE(test::fs::exists(dir.file("out.obj")));
+  test::writeBytes(p, doc);
+  ASSERT_EQ(cli(dir, {"project-info", p}).exitCode, 0);
+  for (const std::string& blob : test::filesIn(p + ".data")) {
+    std::string bytes = test::readBytes(blob);
+    bytes[bytes.size() / 2] ^= 1;
+    test::writeBytes(blob, bytes);
+  }
+  expectBadInput(cli(dir, {"project-info", p}), p);
+  expectBadInput(cli(dir, {"project-info", model("OBJ/box.obj")}), model("OBJ/box.obj"));
+  expectBadInput(cli(dir, {"project-info", dir.file("nope.sinew")}), dir.file("nope.sinew"));
+}
+
+class CliInvalidFiles : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CliInvalidFiles, ExitTwoWithOneLine) {
+  const TempDir dir;
+  const ProcessResult r = cli(dir, {"info", GetParam()});
+  ASSERT_FALSE(r.timedOut);
+  expectBadInput(r, GetParam());
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  // JSON mode fails the same way (no half-written JSON on stdout).
+  const ProcessResult rj = cli(dir, {"info", "--json", GetParam()});
+  expectBadInput(rj, GetParam());
+  EXPECT_TRUE(rj.out.empty()) << rj.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(AssimpInvalidDir, CliInvalidFiles, ::testing::ValuesIn(test::filesIn(model("invalid"))),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string n = test::fs::path(info.param).filename().string();
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+TEST(CliExample, HumanoidExportsAsClosedManifoldMesh) {
+  const TempDir dir;
+  const std::string p = dir.file("sub/humanoid.sinew"), obj = dir.file("humanoid.obj");
+  const ProcessResult ex = cli(dir, {"example", "humanoid", "-o", p});
+  ASSERT_EQ(ex.exitCode, 0) << ex.err;
+  EXPECT_NE(ex.out.find("19 joints"), std::string::npos) << ex.out;
+
+  const ProcessResult exp = cli(dir, {"export", p, "-o", obj});
+  ASSERT_EQ(exp.exitCode, 0) << exp.err;
+  EXPECT_NE(exp.out.find("1 mesh(es)"), std::string::npos) << exp.out;
+
+  const ProcessResult info = cli(dir, {"info", "--json", obj});
+  ASSERT_EQ(info.exitCode, 0) << info.err;
+  const json j = parseJson(info);
+  ASSERT_EQ(j["meshes"].size(), 1u);
+  const json& v = j["meshes"][0]["validation"];
+  EXPECT_EQ(v["closed"], true) << v.dump();
+  EXPECT_EQ(v["manifold"], true) << v.dump();
+  EXPECT_EQ(v["components"], 1) << v.dump();
+  EXPECT_EQ(v["misorientedEdges"], 0) << v.dump();
+  EXPECT_EQ(v["watertight"], true) << v.dump();
+  const int faces = j["totals"]["faces"].get<int>();
+  EXPECT_GE(faces, 5000);
+  EXPECT_LE(faces, 10000);
+  // The same counts as the project.
+  const json pj = parseJson(cli(dir, {"project-info", "--json", p}));
+  EXPECT_EQ(pj["meshes"][0]["faces"], faces);
+  EXPECT_EQ(pj["meshes"][0]["vertices"], j["totals"]["vertices"]);
+  EXPECT_EQ(pj["skeleton"]["joints"], 19);
+
+  // Plain text says the same.
+  const ProcessResult text = cli(dir, {"info", obj});
+  ASSERT_EQ(text.exitCode, 0);
+  EXPECT_NE(text.out.find("closed manifold surface"), std::string::npos) << text.out;
+
+  // Existing output and unknown names are bad input; --overwrite replaces.
+  expectBadInput(cli(dir, {"example", "humanoid", "-o", p}), p);
+  EXPECT_EQ(cli(dir, {"example", "humanoid", "--overwrite", "-o", p}).exitCode, 0);
+  const ProcessResult unknown = cli(dir, {"example", "dragon", "-o", dir.file("d.sinew")});
+  EXPECT_EQ(unknown.exitCode, 2);
+  EXPECT_EQ(test::lines(unknown.err).size(), 1u) << unknown.err;
+  // Export to an unknown format, or of a mesh that does not exist.
+  expectBadInput(cli(dir, {"export", p, "-o", dir.file("x.nosuchformat")}), dir.file("x.nosuchformat"));
+  expectBadInput(cli(dir, {"export", p, "--mesh", "nobody", "-o", dir.file("y.obj")}), p);
+}
+
+}  // namespace
+}  // namespace sinew

@@ -1,0 +1,408 @@
+// Project files: exact round trips, atomic and kill-safe saving, versioning,
+// migration and damaged files.
+#include "io/ProjectFile.h"
+
+#include "core/Hash.h"
+#include "io/AssimpImport.h"
+
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace sinew {
+namespace {
+
+using test::model;
+using test::readBytes;
+using test::TempDir;
+using test::writeBytes;
+
+// A project with a skinned mesh and its skeleton (huesitos.fbx), a plain mesh
+// and a motion clip (01_01.bvh).
+Project sampleProject() {
+  Project p;
+  p.name = "Round \"trip\" ünïcode";
+  Diagnostics d;
+  addToProject(p, importFile(model("FBX/huesitos.fbx")), d);
+  addToProject(p, importFile(model("BVH/01_01.bvh")), d);
+  MeshObject cube;
+  cube.id = p.allocateId();
+  cube.name = "cube";
+  cube.mesh = test::cube(Vec3(0.1, 0.2, 0.3), 1.0 / 3.0);
+  cube.color = Vec3(0.1, 1.0 / 7.0, 0.9);
+  cube.visible = false;
+  p.meshes.push_back(cube);
+  p.allocateId();  // an unused id: nextId must survive as it is
+  return p;
+}
+
+// A project with `n` random vertices and triangles (~36 bytes per vertex).
+Project bigProject(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::uniform_int_distribution<int32_t> idx(0, n - 1);
+  Project p;
+  p.name = "big " + std::to_string(seed);
+  MeshObject m;
+  m.id = p.allocateId();
+  m.name = "random";
+  for (int i = 0; i < n; ++i) {
+    m.mesh.positions.push_back(Vec3(u(rng), u(rng), u(rng)));
+    m.mesh.triangles.push_back({idx(rng), idx(rng), idx(rng)});
+  }
+  p.meshes.push_back(std::move(m));
+  return p;
+}
+
+std::map<std::string, std::string> dataFiles(const std::string& project) {
+  std::map<std::string, std::string> out;
+  for (const std::string& f : test::filesIn(projectDataDir(project)))
+    out[test::fs::path(f).filename().string()] = readBytes(f);
+  return out;
+}
+
+// Expects loadProject(path) to throw an InputError whose message contains every fragment.
+void expectLoadError(const std::string& path, const std::vector<std::string>& fragments) {
+  try {
+    loadProject(path);
+    ADD_FAILURE() << "loaded " << path;
+  } catch (const InputError& e) {
+    const std::string msg = e.what();
+    for (const std::string& f : fragments) EXPECT_NE(msg.find(f), std::string::npos) << "'" << f << "' not in: " << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << "not one line: " << msg;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "wrong exception type: " << e.what();
+  }
+}
+
+TEST(ProjectFile, SaveLoadSaveIsExact) {
+  const TempDir dir;
+  const Project p = sampleProject();
+  ASSERT_EQ(p.meshes.size(), 2u);
+  ASSERT_TRUE(p.meshes[0].skin.has_value());
+  ASSERT_TRUE(p.skeleton.has_value());
+  ASSERT_EQ(p.clips.size(), 1u);
+
+  const std::string a = dir.file("a.sinew"), b = dir.file("b.sinew");
+  saveProject(p, a);
+  const Project loaded = loadProject(a);
+  EXPECT_TRUE(loaded == p);
+  EXPECT_EQ(loaded.nextId, p.nextId);
+  EXPECT_TRUE(loaded.meshes[0].skin == p.meshes[0].skin);
+  EXPECT_TRUE(loaded.clips[0].clip == p.clips[0].clip);
+  EXPECT_TRUE(loaded.skeleton == p.skeleton);
+
+  saveProject(loaded, b);
+  EXPECT_EQ(readBytes(a), readBytes(b));
+  const auto blobsA = dataFiles(a), blobsB = dataFiles(b);
+  EXPECT_EQ(blobsA, blobsB);
+  EXPECT_GE(blobsA.size(), 7u);  // positions, triangles, 3 skin arrays (x1), cube arrays, clip values
+  // Every blob is named by the hash of its content.
+  for (const auto& [name, bytes] : blobsA) EXPECT_EQ(name, toHex64(fnv1a64(bytes.data(), bytes.size())) + ".bin");
+  // Saving again over the same file changes nothing.
+  saveProject(loaded, a);
+  EXPECT_EQ(readBytes(a), readBytes(b));
+  EXPECT_EQ(dataFiles(a), blobsB);
+  EXPECT_EQ(projectFileVersion(a), kProjectFormatVersion);
+}
+
+TEST(ProjectFile, UnreferencedBlobsAreRemoved) {
+  const TempDir dir;
+  const std::string path = dir.file("p.sinew");
+  Project p = sampleProject();
+  saveProject(p, path);
+  const size_t before = dataFiles(path).size();
+  p.clips.clear();
+  saveProject(p, path);
+  EXPECT_EQ(dataFiles(path).size(), before - 1);
+  EXPECT_TRUE(loadProject(path) == p);
+  // Files that are not blobs are left alone.
+  writeBytes(projectDataDir(path) + "/README.txt", "mine");
+  saveProject(p, path);
+  EXPECT_EQ(readBytes(projectDataDir(path) + "/README.txt"), "mine");
+}
+
+TEST(ProjectFile, FailedSaveLeavesPreviousProject) {
+  const TempDir dir;
+  const Project a = sampleProject();
+  const Project b = bigProject(60000, 1);  // positions blob spans two write chunks
+  // How many write calls a full save of b makes.
+  int total = 0;
+  {
+    const std::string probe = dir.file("probe.sinew");
+    SaveOptions counting;
+    counting.hook = [&](uint64_t) { ++total; };
+    saveProject(b, probe, counting);
+  }
+  ASSERT_GE(total, 3);
+  for (int failAt = 0; failAt < total; ++failAt) {
+    SCOPED_TRACE("write call " + std::to_string(failAt));
+    const std::string path = dir.file("p" + std::to_string(failAt) + ".sinew");
+    saveProject(a, path);
+    const std::string json = readBytes(path);
+    int calls = 0;
+    SaveOptions failing;
+    failing.hook = [&](uint64_t bytes) {
+      if (calls++ == failAt) throw std::runtime_error("simulated disk full after " + std::to_string(bytes) + " bytes");
+    };
+    try {
+      saveProject(b, path, failing);
+      ADD_FAILURE() << "save did not fail";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("simulated disk full"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(readBytes(path), json);
+    EXPECT_TRUE(loadProject(path) == a);
+    // No temporary files are left next to the project.
+    for (const std::string& d : {dir.path().string(), projectDataDir(path)})
+      for (const std::string& f : test::filesIn(d))
+        EXPECT_EQ(test::fs::path(f).filename().string().find(".tmp"), std::string::npos) << f;
+    // A later save that succeeds gives the new project.
+    saveProject(b, path);
+    EXPECT_TRUE(loadProject(path) == b);
+  }
+}
+
+TEST(ProjectFile, SurvivesSigkillDuringSave) {
+  const TempDir dir;
+  const std::string path = dir.file("kill.sinew");
+  const Project a = bigProject(120000, 11), b = bigProject(110000, 12);
+  saveProject(a, path);
+  std::mt19937 rng(20240601);
+  std::uniform_int_distribution<int> delayMs(1, 120);
+  int sawA = 0, sawB = 0;
+  for (int round = 0; round < 20; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    std::fflush(nullptr);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      // Child: save the two projects alternately until killed.
+      for (int i = round;; ++i) {
+        try {
+          saveProject(i % 2 ? b : a, path);
+        } catch (...) {
+          ::_exit(3);
+        }
+      }
+    }
+    ::usleep(1000 * delayMs(rng));
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "child stopped by itself with status " << status;
+    const Project loaded = loadProject(path);
+    const bool isA = loaded == a, isB = loaded == b;
+    EXPECT_TRUE(isA || isB) << "loaded project is neither of the two saved ones";
+    sawA += isA;
+    sawB += isB;
+  }
+  EXPECT_EQ(sawA + sawB, 20);
+  // For the record: how often each was found, and how many writes the kills interrupted.
+  size_t interrupted = 0;
+  for (const std::string& d : {dir.path().string(), projectDataDir(path)})
+    for (const std::string& f : test::filesIn(d)) interrupted += f.find(".tmp-") != std::string::npos;
+  RecordProperty("loadedA", sawA);
+  RecordProperty("loadedB", sawB);
+  RecordProperty("interruptedWrites", static_cast<int>(interrupted));
+  // A normal save afterwards leaves exactly the blobs it references.
+  saveProject(b, path);
+  EXPECT_TRUE(loadProject(path) == b);
+  size_t blobs = 0;
+  for (const auto& [name, bytes] : dataFiles(path)) blobs += name.size() == 20 && name.substr(16) == ".bin";
+  EXPECT_EQ(blobs, 2u);
+}
+
+TEST(ProjectFile, NewerVersionIsRefusedAndNeverOverwritten) {
+  const TempDir dir;
+  const std::string path = dir.file("future.sinew");
+  const std::string doc =
+      "{\"format\": \"sinew-project\", \"version\": 99, \"name\": \"from the future\", \"meshes\": [], "
+      "\"clips\": [], \"nextId\": 1, \"hologram\": {\"x\": 1}}\n";
+  writeBytes(path, doc);
+  EXPECT_EQ(projectFileVersion(path), 99);
+  expectLoadError(path, {path, "newer", "99"});
+  EXPECT_EQ(readBytes(path), doc);
+  try {
+    saveProject(sampleProject(), path);
+    ADD_FAILURE() << "saved over a newer project";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("newer"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(readBytes(path), doc);
+}
+
+TEST(ProjectFile, Version1IsMigrated) {
+  const TempDir dir;
+  const std::string path = dir.file("old.sinew");
+  writeBytes(path, R"({
+  "format": "sinew-project",
+  "version": 1,
+  "name": "legacy",
+  "meshes": [
+    {"name": "tet", "color": [0.5, 0.25, 1.0],
+     "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]],
+     "faces": [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]}
+  ],
+  "skeleton": {
+    "joints": [
+      {"name": "root", "parent": -1, "offset": [0, 1, 0]},
+      {"name": "tip", "parent": 0, "offset": [0, 0.5, 0]}
+    ]
+  }
+})");
+  Diagnostics notes;
+  const Project p = loadProject(path, &notes);
+  EXPECT_EQ(p.name, "legacy");
+  ASSERT_EQ(p.meshes.size(), 1u);
+  const MeshObject& m = p.meshes[0];
+  EXPECT_EQ(m.name, "tet");
+  EXPECT_EQ(m.mesh.positions, (std::vector<Vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}}));
+  EXPECT_EQ(m.mesh.triangles, (std::vector<Tri>{{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}}));
+  EXPECT_EQ(m.color, Vec3(0.5, 0.25, 1.0));
+  EXPECT_NEAR(enclosedVolume(m.mesh), 1.0 / 6.0, 1e-15);
+  ASSERT_TRUE(p.skeleton.has_value());
+  EXPECT_EQ(p.skeleton->name, "skeleton");
+  ASSERT_EQ(p.skeleton->skeleton.size(), 2u);
+  EXPECT_EQ(p.skeleton->skeleton.restPositions()[1], Vec3(0, 1.5, 0));
+  EXPECT_TRUE(p.clips.empty());
+  // Ids were assigned and are all below nextId.
+  EXPECT_EQ(m.id, 1u);
+  EXPECT_EQ(p.skeleton->id, 2u);
+  EXPECT_EQ(p.nextId, 3u);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].message.find("migrated project format 1 -> 2"), std::string::npos);
+  // Loading did not touch the file; saving writes the current version.
+  EXPECT_EQ(projectFileVersion(path), 1);
+  saveProject(p, path);
+  EXPECT_EQ(projectFileVersion(path), kProjectFormatVersion);
+  Diagnostics none;
+  EXPECT_TRUE(loadProject(path, &none) == p);
+  EXPECT_TRUE(none.empty());
+}
+
+TEST(ProjectFile, CorruptedBlobIsNamed) {
+  const TempDir dir;
+  const std::string path = dir.file("p.sinew");
+  saveProject(sampleProject(), path);
+  // Flip one byte in the middle of the largest blob (the clip values).
+  std::string largest;
+  size_t size = 0;
+  for (const auto& [name, bytes] : dataFiles(path))
+    if (bytes.size() > size) {
+      size = bytes.size();
+      largest = name;
+    }
+  const std::string file = projectDataDir(path) + "/" + largest;
+  std::string bytes = readBytes(file);
+  bytes[bytes.size() / 2] ^= 0x20;
+  writeBytes(file, bytes);
+  expectLoadError(path, {path, largest, "corrupted"});
+  // Truncated instead: the size check names it too.
+  writeBytes(file, bytes.substr(0, bytes.size() - 8));
+  expectLoadError(path, {largest, "bytes, expected"});
+}
+
+TEST(ProjectFile, MissingBlobIsNamed) {
+  const TempDir dir;
+  const std::string path = dir.file("p.sinew");
+  saveProject(sampleProject(), path);
+  const auto blobs = dataFiles(path);
+  const std::string victim = blobs.begin()->first;
+  test::fs::remove(projectDataDir(path) + "/" + victim);
+  expectLoadError(path, {path, "missing data file", victim});
+  // The whole data directory gone.
+  test::fs::remove_all(projectDataDir(path));
+  expectLoadError(path, {path, "missing data file"});
+}
+
+TEST(ProjectFile, TruncatedOrForeignJson) {
+  const TempDir dir;
+  const std::string path = dir.file("p.sinew");
+  saveProject(sampleProject(), path);
+  const std::string json = readBytes(path);
+  writeBytes(path, json.substr(0, json.size() / 2));
+  expectLoadError(path, {path, "not valid JSON"});
+  writeBytes(path, "");
+  expectLoadError(path, {path, "empty"});
+  writeBytes(path, "[1, 2, 3]");
+  expectLoadError(path, {path, "not a Sinew project"});
+  writeBytes(path, "{\"format\": \"sinew-project\"}");
+  expectLoadError(path, {path, "no format version"});
+  writeBytes(path, "{\"format\": \"sinew-project\", \"version\": 2, \"name\": 7, \"nextId\": 1, \"meshes\": [], \"clips\": []}");
+  expectLoadError(path, {path, "'name' has the wrong type"});
+  writeBytes(path, "{\"format\": \"sinew-project\", \"version\": 0}");
+  expectLoadError(path, {path, "invalid project format version 0"});
+  expectLoadError(dir.file("nothing-here.sinew"), {"nothing-here.sinew", "no such file"});
+}
+
+// A v2 document with one mesh "tri" whose positions come from a blob
+// reference `positions` (JSON text) and whose triangles are inline.
+std::string docWithPositions(const std::string& positions, const std::string& triangles = "[[0, 1, 2]]") {
+  return "{\"format\": \"sinew-project\", \"version\": 2, \"name\": \"t\", \"nextId\": 2, \"clips\": [], "
+         "\"meshes\": [{\"id\": 1, \"name\": \"tri\", \"positions\": " +
+         positions + ", \"triangles\": " + triangles + "}]}";
+}
+
+// Writes `values` as a blob of the project at `path`; returns its name.
+std::string writeBlob(const std::string& path, const std::vector<double>& values) {
+  const std::string bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+  const std::string name = toHex64(fnv1a64(bytes.data(), bytes.size())) + ".bin";
+  test::fs::create_directories(projectDataDir(path));
+  writeBytes(projectDataDir(path) + "/" + name, bytes);
+  return name;
+}
+
+TEST(ProjectFile, HandWrittenBlobReference) {
+  const TempDir dir;
+  const std::string path = dir.file("p.sinew");
+  const std::string blob = writeBlob(path, {0, 0, 0, 1, 0, 0, 0, 1, 0});
+  writeBytes(path, docWithPositions("{\"blob\": \"" + blob + "\", \"type\": \"f64\", \"shape\": [3, 3]}"));
+  const Project p = loadProject(path);
+  ASSERT_EQ(p.meshes.size(), 1u);
+  EXPECT_EQ(p.meshes[0].mesh.positions, (std::vector<Vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}));
+  // Wrong element type, bad blob names, and indices out of range are refused.
+  writeBytes(path, docWithPositions("{\"blob\": \"" + blob + "\", \"type\": \"i32\", \"shape\": [3, 3]}"));
+  expectLoadError(path, {"blob type 'i32', expected 'f64'"});
+  writeBytes(path, docWithPositions("{\"blob\": \"../../etc/passwd\", \"type\": \"f64\", \"shape\": [3, 3]}"));
+  expectLoadError(path, {"invalid blob name"});
+  writeBytes(path, docWithPositions("{\"blob\": \"" + blob + "\", \"type\": \"f64\", \"shape\": [3, 3]}", "[[0, 1, 3]]"));
+  expectLoadError(path, {path, "mesh 'tri' has a face index out of range"});
+  writeBytes(path, docWithPositions("[[0, 0, 0], [1, 0], [0, 1, 0]]"));
+  expectLoadError(path, {"inline row has 2 values, expected 3"});
+}
+
+TEST(ProjectFile, AbsurdBlobShapesAreRefused) {
+  const TempDir dir;
+  const std::string path = dir.file("p.sinew");
+  const std::string nine = writeBlob(path, {0, 0, 0, 1, 0, 0, 0, 1, 0});
+  const std::string ten = writeBlob(path, {0, 0, 0, 1, 0, 0, 0, 1, 0, 5});
+  auto ref = [](const std::string& blob, const std::string& shape) {
+    return "{\"blob\": \"" + blob + "\", \"type\": \"f64\", \"shape\": " + shape + "}";
+  };
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {nine, "[1000000000000, 3]"},                                 // terabytes
+      {nine, "[18446744073709551615, 3]"},                          // size_t max
+      {nine, "[-1, 3]"},                                            // negative
+      {nine, "[3, 4]"},                                             // wrong row width
+      {nine, "\"nine\""},                                           // not an array
+      {nine, "[]"},                                                 // no dimensions
+      {nine, "[1.5, 3]"},                                           // not an integer
+      {nine, "[12884901891, 18446744069414584321, 3]"},             // product overflows to 9
+      {ten, "[10]"},                                                // 10 doubles are not whole rows of 3
+  };
+  for (const auto& [blob, shape] : cases) {
+    SCOPED_TRACE("shape " + shape);
+    writeBytes(path, docWithPositions(ref(blob, shape)));
+    expectLoadError(path, {path, "mesh 'tri' positions"});
+  }
+}
+
+}  // namespace
+}  // namespace sinew
