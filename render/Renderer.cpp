@@ -34,8 +34,6 @@ bool Renderer::initialize(std::string* error) {
   if (initialized_) return true;
   if (!meshProgram_.build("mesh.vert", "mesh.frag", error)) return false;
   if (!lineProgram_.build("line.vert", "line.frag", error)) return false;
-  if (!backgroundProgram_.build("background.vert", "background.frag", error)) return false;
-  glGenVertexArrays(1, &emptyVao_);
   glGenVertexArrays(1, &streamVao_);
   glGenBuffers(1, &streamVbo_);
   glBindVertexArray(streamVao_);
@@ -52,11 +50,9 @@ void Renderer::release() {
   meshes_.clear();
   meshProgram_.destroy();
   lineProgram_.destroy();
-  backgroundProgram_.destroy();
-  glDeleteVertexArrays(1, &emptyVao_);
   glDeleteVertexArrays(1, &streamVao_);
   glDeleteBuffers(1, &streamVbo_);
-  emptyVao_ = streamVao_ = streamVbo_ = 0;
+  streamVao_ = streamVbo_ = 0;
   initialized_ = false;
 }
 
@@ -235,19 +231,13 @@ void Renderer::render(const FrameScene& scene, const Camera& camera, const ViewS
   if (!initialized_ || width <= 0 || height <= 0) return;
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
   glViewport(0, 0, width, height);
-  glClearColor(0.2f, 0.21f, 0.23f, 1.0f);
+  // A flat background: on a software rasteriser a full-screen gradient pass
+  // costs about a sixth of the frame (docs/PERFORMANCE.md).
+  glClearColor(0.22f, 0.23f, 0.25f, 1.0f);
   glClearDepth(1.0);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_PROGRAM_POINT_SIZE);
 
-  // Background gradient.
-  glDisable(GL_DEPTH_TEST);
-  backgroundProgram_.use();
-  backgroundProgram_.set("uTop", Vec3f(0.30f, 0.32f, 0.36f));
-  backgroundProgram_.set("uBottom", Vec3f(0.13f, 0.13f, 0.15f));
-  glBindVertexArray(emptyVao_);
-  glDrawArrays(GL_TRIANGLES, 0, 3);
-  glBindVertexArray(0);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LEQUAL);
 

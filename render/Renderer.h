@@ -111,8 +111,7 @@ class Renderer {
   void drawAxisGizmo(const Camera& camera, int width, int height);
 
   bool initialized_ = false;
-  ShaderProgram meshProgram_, lineProgram_, backgroundProgram_;
-  GLuint emptyVao_ = 0;              // for the full-screen triangle
+  ShaderProgram meshProgram_, lineProgram_;
   GLuint streamVao_ = 0, streamVbo_ = 0;  // lines and points, refilled per draw
   std::unordered_map<uint64_t, std::unique_ptr<GpuMesh>> meshes_;
   RenderStats stats_;

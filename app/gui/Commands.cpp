@@ -8,11 +8,12 @@ AddObjectsCommand::AddObjectsCommand(Document* doc, Project objects, const QStri
     : QUndoCommand(text), doc_(doc), objects_(std::move(objects)) {}
 
 void AddObjectsCommand::redo() {
-  ObjectId anyId = 0;
-  doc_->mutate(anyId, Document::Change::Structure, [&](Project& p) {
-    previousNextId_ = p.nextId;
+  doc_->mutate(0, Document::Change::Structure, [&](Project& p) {
     for (const MeshObject& m : objects_.meshes) p.meshes.push_back(m);
-    if (objects_.skeleton && !p.skeleton) p.skeleton = objects_.skeleton;
+    if (objects_.skeleton) {
+      replacedSkeleton_ = std::move(p.skeleton);
+      p.skeleton = objects_.skeleton;
+    }
     for (const ClipObject& c : objects_.clips) p.clips.push_back(c);
     p.nextId = std::max(p.nextId, objects_.nextId);
   });
@@ -22,7 +23,10 @@ void AddObjectsCommand::undo() {
   doc_->mutate(0, Document::Change::Structure, [&](Project& p) {
     for (const MeshObject& m : objects_.meshes)
       std::erase_if(p.meshes, [&](const MeshObject& x) { return x.id == m.id; });
-    if (objects_.skeleton && p.skeleton && p.skeleton->id == objects_.skeleton->id) p.skeleton.reset();
+    if (objects_.skeleton && p.skeleton && p.skeleton->id == objects_.skeleton->id) {
+      p.skeleton = std::move(replacedSkeleton_);
+      replacedSkeleton_.reset();
+    }
     for (const ClipObject& c : objects_.clips)
       std::erase_if(p.clips, [&](const ClipObject& x) { return x.id == c.id; });
     // nextId never goes back: ids are not reused.

@@ -11,7 +11,8 @@
 
 namespace sinew::app {
 
-// Adds imported or generated objects (meshes, a skeleton, clips).
+// Adds imported or generated objects (meshes, clips and a skeleton, which
+// replaces the project's skeleton if it has one).
 class AddObjectsCommand : public QUndoCommand {
  public:
   // `objects` holds the new objects with ids already allocated from the
@@ -23,7 +24,7 @@ class AddObjectsCommand : public QUndoCommand {
  private:
   Document* doc_;
   Project objects_;  // only meshes, skeleton, clips and nextId are used
-  ObjectId previousNextId_ = 0;
+  std::optional<SkeletonObject> replacedSkeleton_;
 };
 
 // Removes one object (mesh, skeleton or clip), remembering where it was.

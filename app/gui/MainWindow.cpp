@@ -507,7 +507,6 @@ bool MainWindow::importFiles(const QStringList& files) {
   };
   auto result = std::make_shared<Result>();
   const ObjectId firstId = doc_.project().nextId;
-  const bool hasSkeleton = bool(doc_.project().skeleton);
   QSettings settings;
   ImportOptions opt;
   opt.scale = settings.value("import/scale", 1.0).toDouble();
@@ -518,9 +517,9 @@ bool MainWindow::importFiles(const QStringList& files) {
                                           : tr("Importing %1 files").arg(files.size());
   return tasks_->run(
       title,
-      [result, paths, opt, firstId, hasSkeleton](const Progress& progress) {
+      [result, paths, opt, firstId](const Progress& progress) {
+        // Objects are staged in a project of their own, with ids above the document's.
         result->objects.nextId = firstId;
-        if (hasSkeleton) result->objects.skeleton = SkeletonObject{};  // placeholder: keeps addToProject from adding one
         for (size_t i = 0; i < paths.size(); ++i) {
           const Progress p = progress.sub(double(i) / paths.size(), double(i + 1) / paths.size());
           try {
@@ -537,11 +536,24 @@ bool MainWindow::importFiles(const QStringList& files) {
             result->failures << QString::fromStdString(e.what());
           }
         }
-        if (hasSkeleton) result->objects.skeleton.reset();
       },
       [this, result, files] {
         log_.add(result->diagnostics);
         for (const QString& f : result->failures) log_.error(f);
+        // One skeleton per project: an imported one replaces the current one only if the user agrees.
+        if (result->objects.skeleton && doc_.project().skeleton) {
+          const QString current = QString::fromStdString(doc_.project().skeleton->name);
+          const QString incoming = QString::fromStdString(result->objects.skeleton->name);
+          const bool replace =
+              interactive_ &&
+              QMessageBox::question(this, tr("Replace skeleton?"),
+                                    tr("The project already has the skeleton '%1'. Replace it with '%2' from the "
+                                       "imported file?").arg(current, incoming)) == QMessageBox::Yes;
+          if (!replace) {
+            log_.warning(tr("Kept skeleton '%1'; the imported skeleton '%2' was not added").arg(current, incoming));
+            result->objects.skeleton.reset();
+          }
+        }
         if (result->objects.objectCount() > 0) {
           const size_t n = result->objects.objectCount();
           doc_.undoStack()->push(new AddObjectsCommand(

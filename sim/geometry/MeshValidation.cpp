@@ -201,18 +201,38 @@ MeshReport validateMesh(const TriMesh& mesh, const MeshValidationOptions& option
   return r;
 }
 
+namespace {
+// " (e.g. 3-7, 8-9, ...)": the first few listed items, so a user can find them.
+template <class T, class F>
+std::string examples(const std::vector<T>& items, size_t count, F&& format) {
+  if (items.empty()) return {};
+  constexpr size_t kShown = 5;
+  std::string s = " (";
+  for (size_t i = 0; i < std::min(items.size(), kShown); ++i) s += (i ? ", " : "") + format(items[i]);
+  return s + (count > kShown ? ", ...)" : ")");
+}
+std::string edgeText(const Edge& e) { return std::to_string(e[0]) + "-" + std::to_string(e[1]); }
+std::string indexText(int32_t i) { return std::to_string(i); }
+std::string pairText(const std::array<int32_t, 2>& p) { return std::to_string(p[0]) + "/" + std::to_string(p[1]); }
+}  // namespace
+
 Diagnostics MeshReport::diagnostics(const std::string& name) const {
   Diagnostics d;
-  auto warn = [&](size_t n, const char* what) {
-    if (n) d.push_back({Severity::Warning, name + ": " + std::to_string(n) + " " + what});
+  auto warn = [&](size_t n, const std::string& what, const std::string& listed) {
+    if (n) d.push_back({Severity::Warning, name + ": " + std::to_string(n) + " " + what + listed});
   };
-  warn(boundaryEdgeCount, "open boundary edge(s) (the surface is not closed)");
-  warn(nonManifoldEdgeCount, "non-manifold edge(s) (shared by three or more faces)");
-  warn(nonManifoldVertexCount, "non-manifold vertex(es) (faces around it form several fans)");
-  warn(degenerateCount, "degenerate face(s) (zero area)");
-  warn(misorientedEdgeCount, "edge(s) with inconsistent face orientation");
-  warn(selfIntersectionCount, "self-intersecting face pair(s)");
-  warn(unreferencedVertices, "unreferenced vertex(es)");
+  warn(boundaryEdgeCount, "open boundary edge(s) (the surface is not closed); edges",
+       examples(boundaryEdges, boundaryEdgeCount, edgeText));
+  warn(nonManifoldEdgeCount, "non-manifold edge(s) (shared by three or more faces); edges",
+       examples(nonManifoldEdges, nonManifoldEdgeCount, edgeText));
+  warn(nonManifoldVertexCount, "non-manifold vertex(es) (faces around it form several fans); vertices",
+       examples(nonManifoldVertices, nonManifoldVertexCount, indexText));
+  warn(degenerateCount, "degenerate face(s) (zero area); faces",
+       examples(degenerateTriangles, degenerateCount, indexText));
+  warn(misorientedEdgeCount, "edge(s) with inconsistent face orientation", "");
+  warn(selfIntersectionCount, "self-intersecting face pair(s); faces",
+       examples(intersectingPairs, selfIntersectionCount, pairText));
+  warn(unreferencedVertices, "unreferenced vertex(es)", "");
   if (selfIntersectionsGaveUp)
     d.push_back({Severity::Warning, name + ": self-intersections not checked (too many overlapping faces)"});
   if (d.empty())

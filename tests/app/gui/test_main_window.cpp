@@ -218,6 +218,33 @@ TEST_F(MainWindowTest, ImportUndoRedoAndTitle) {
   EXPECT_EQ(window->outliner()->itemsUnder("Meshes").size(), 2);
 }
 
+TEST_F(MainWindowTest, ImportsSkinnedMeshesWithTheirSkeleton) {
+  const char* fbx = "/usr/share/assimp/models/FBX/huesitos.fbx";
+  window->newProject();
+  ASSERT_TRUE(window->importFiles({fbx}));
+  ASSERT_TRUE(window->tasks()->waitForIdle(30000));
+  const Project& p = window->document()->project();
+  ASSERT_TRUE(p.skeleton.has_value());
+  EXPECT_EQ(p.skeleton->skeleton.size(), 9u);
+  ASSERT_EQ(p.meshes.size(), 1u);
+  ASSERT_TRUE(p.meshes[0].skin.has_value());
+  EXPECT_EQ(window->outliner()->itemsUnder("Skeleton").size(), 1);
+  // A second skinned import keeps the project's one skeleton (non-interactive: no question asked).
+  const ObjectId skeletonId = p.skeleton->id;
+  ASSERT_TRUE(window->importFiles({fbx}));
+  ASSERT_TRUE(window->tasks()->waitForIdle(30000));
+  EXPECT_EQ(p.meshes.size(), 2u);
+  EXPECT_EQ(p.skeleton->id, skeletonId);
+  bool warned = false;
+  for (const LogEntry& e : window->log()->entries())
+    warned |= e.severity == Severity::Warning && e.message.contains("was not added");
+  EXPECT_TRUE(warned);
+  window->actUndo->trigger();
+  window->actUndo->trigger();
+  EXPECT_FALSE(p.skeleton.has_value());
+  EXPECT_TRUE(p.meshes.empty());
+}
+
 TEST_F(MainWindowTest, RenamingInThePropertiesPanelIsUndoable) {
   window->selectObject(body().id);
   QLineEdit* name = window->properties()->findChild<QLineEdit*>();

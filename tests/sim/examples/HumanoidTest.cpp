@@ -3,6 +3,7 @@
 
 #include "geometry/MeshValidation.h"
 #include "geometry/TriangleTree.h"
+#include "io/ProjectFile.h"
 
 #include "TestUtil.h"
 
@@ -176,6 +177,13 @@ TEST_F(Humanoid, GenerationIsBitIdentical) {
   ASSERT_EQ(again.meshes.size(), 1u);
   EXPECT_EQ(again.meshes[0].mesh.positions, body().positions);  // exact doubles
   EXPECT_EQ(again.meshes[0].mesh.triangles, body().triangles);
+}
+
+// The default example project in projects/ is exactly what the generator
+// makes today (regenerate it with `sinew-cli example humanoid -o ... --overwrite`).
+TEST_F(Humanoid, CommittedExampleProjectIsUpToDate) {
+  const Project onDisk = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew");
+  EXPECT_TRUE(onDisk == *project_) << "projects/humanoid/humanoid.sinew is stale: regenerate it";
 }
 
 TEST(HumanoidOptions, HeightScalesEverything) {
