@@ -90,6 +90,16 @@ bool Overlay::draw(int width, int height, double dt, const HudInfo& hud, const C
   ImGui_ImplOpenGL3_NewFrame();
   ImGui::NewFrame();
   bool changed = false;
+  widgetRects_.clear();
+  auto record = [this](const char* label) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    widgetRects_[label] = {a.x, a.y, b.x - a.x, b.y - a.y};
+  };
+  float layout = 0.0f;
+  auto measure = [&layout] {
+    const ImVec2 sz = ImGui::GetWindowSize();
+    layout = layout * 1.37f + sz.x + 7.0f * sz.y;
+  };
   const ImGuiWindowFlags fixed = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                  ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
@@ -101,6 +111,7 @@ bool Overlay::draw(int width, int height, double dt, const HudInfo& hud, const C
     ImGui::Text("%zu triangles  %zu vertices", hud.triangles, hud.vertices);
     if (!hud.timeline.empty()) ImGui::TextUnformatted(hud.timeline.c_str());
     if (!hud.renderer.empty()) ImGui::TextDisabled("%s", hud.renderer.c_str());
+    measure();
   }
   ImGui::End();
 
@@ -109,23 +120,33 @@ bool Overlay::draw(int width, int height, double dt, const HudInfo& hud, const C
   if (ImGui::Begin("##display", nullptr, fixed)) {
     int mode = static_cast<int>(settings.mode);
     changed |= ImGui::RadioButton("Shaded", &mode, 0);
+    record("Shaded");
     ImGui::SameLine();
     changed |= ImGui::RadioButton("Wire", &mode, 1);
+    record("Wire");
     ImGui::SameLine();
     changed |= ImGui::RadioButton("X-ray", &mode, 2);
+    record("X-ray");
     settings.mode = static_cast<DisplayMode>(mode);
     changed |= ImGui::Checkbox("Grid", &settings.grid);
+    record("Grid");
     ImGui::SameLine();
     changed |= ImGui::Checkbox("Skeleton", &settings.skeleton);
+    record("Skeleton");
     ImGui::SameLine();
     changed |= ImGui::Checkbox("Problems", &settings.problems);
+    record("Problems");
+    measure();
   }
   ImGui::End();
 
   // Status line (picking), bottom left above the gizmo.
   if (!hud.status.empty()) {
     ImGui::SetNextWindowPos(ImVec2(110, float(height) - 8), ImGuiCond_Always, ImVec2(0, 1));
-    if (ImGui::Begin("##status", nullptr, fixed)) ImGui::TextUnformatted(hud.status.c_str());
+    if (ImGui::Begin("##status", nullptr, fixed)) {
+      ImGui::TextUnformatted(hud.status.c_str());
+      measure();
+    }
     ImGui::End();
   }
 
@@ -146,7 +167,14 @@ bool Overlay::draw(int width, int height, double dt, const HudInfo& hud, const C
 
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  wantsAnotherFrame_ = layout != layoutHash_;
+  layoutHash_ = layout;
   return changed;
+}
+
+std::array<float, 4> Overlay::widgetRect(const std::string& label) const {
+  const auto it = widgetRects_.find(label);
+  return it == widgetRects_.end() ? std::array<float, 4>{0, 0, 0, 0} : it->second;
 }
 
 }  // namespace sinew::render

@@ -7,6 +7,8 @@
 #include "Camera.h"
 #include "Renderer.h"
 
+#include <array>
+#include <map>
 #include <string>
 
 struct ImGuiContext;
@@ -48,11 +50,21 @@ class Overlay {
   // Returns true when a widget changed `ioSettings`.
   bool draw(int width, int height, double dtSeconds, const HudInfo& hud, const Camera& camera,
             ViewSettings& ioSettings);
+  // True when the last draw() changed the layout (auto-sized windows take a
+  // second frame to settle): the host should draw once more.
+  bool wantsAnotherFrame() const { return wantsAnotherFrame_; }
+  // Screen rectangle (logical pixels: x, y, width, height) of a widget drawn
+  // last frame, by its label ("Shaded", "Wire", "X-ray", "Grid", ...); all
+  // zero if there is none. For tests and automation.
+  std::array<float, 4> widgetRect(const std::string& label) const;
 
  private:
   ImGuiContext* context_ = nullptr;
   bool backendReady_ = false;
   float framebufferScale_ = 1.0f;
+  bool wantsAnotherFrame_ = false;
+  float layoutHash_ = 0.0f;  // sum of the HUD windows' sizes last frame
+  std::map<std::string, std::array<float, 4>> widgetRects_;
 };
 
 }  // namespace sinew::render

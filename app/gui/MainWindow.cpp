@@ -318,6 +318,8 @@ void MainWindow::buildDocks() {
   logPanel_->setObjectName("log");
   dock(tr("Outliner"), "dockOutliner", outliner_, Qt::LeftDockWidgetArea);
   dock(tr("Properties"), "dockProperties", properties_, Qt::RightDockWidgetArea);
+  outliner_->setMinimumWidth(220);
+  properties_->setMinimumWidth(270);
   QDockWidget* logDock = dock(tr("Log"), "dockLog", logPanel_, Qt::BottomDockWidgetArea);
   resizeDocks({logDock}, {130}, Qt::Vertical);
   connect(outliner_, &OutlinerPanel::objectSelected, this, [this](ObjectId id) { selectObject(id); });

@@ -146,10 +146,7 @@ PropertiesPanel::PropertiesPanel(Document* doc, QWidget* parent) : QWidget(paren
   details_->setWordWrap(true);
   v->addWidget(details_);
   v->addStretch(1);
-  connect(doc_, &Document::structureChanged, this, [this] {
-    if (!doc_->project().objectName(object_).empty() || objectKind(doc_->project(), object_).size()) rebuild();
-    else setObject(0);
-  });
+  connect(doc_, &Document::structureChanged, this, &PropertiesPanel::rebuild);  // clears itself if the object is gone
   connect(doc_, &Document::objectChanged, this, [this](ObjectId id) {
     if (id == object_) refreshValues();
   });

@@ -74,6 +74,11 @@ void ViewportWidget::setStatusText(const QString& text) {
   update();
 }
 
+QRectF ViewportWidget::overlayWidget(const QString& label) const {
+  const auto r = overlay_.widgetRect(label.toStdString());
+  return QRectF(r[0], r[1], r[2], r[3]);
+}
+
 void ViewportWidget::setTimelineText(const QString& text) {
   timeline_ = text;
   update();
@@ -231,6 +236,8 @@ void ViewportWidget::paintGL() {
   if (overlay_.draw(width(), height(), dt, hud, camera_, s)) {
     settings_ = s;
     emit settingsChanged();
+    update();
+  } else if (overlay_.wantsAnotherFrame()) {
     update();
   }
   // Frame time: this paint; frame rate: smoothed interval between paints.

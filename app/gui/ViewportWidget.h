@@ -48,6 +48,8 @@ class ViewportWidget : public QOpenGLWidget {
   // Re-render continuously (playback, benchmarks) instead of on demand.
   void setContinuous(bool on);
   void setStatusText(const QString& text);
+  // Where the overlay drew a widget (logical pixels), by label; empty if it did not.
+  QRectF overlayWidget(const QString& label) const;
   void setTimelineText(const QString& text);
 
  signals:

@@ -9,6 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <csignal>
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -93,6 +96,25 @@ void writeFileAtomic(const std::string& path, std::string_view data, const Write
     ::fsync(dfd);
     ::close(dfd);
   }
+}
+
+size_t removeStaleTemporaries(const std::string& dir, const std::string& prefix) {
+  size_t removed = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const size_t tag = name.rfind(".tmp-");
+    if (name.rfind(prefix, 0) != 0 || name.empty() || name[0] != '.' || tag == std::string::npos) continue;
+    const std::string rest = name.substr(tag + 5);  // "<pid>-<n>"
+    const size_t dash = rest.find('-');
+    if (dash == std::string::npos || dash == 0) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(rest.c_str(), &end, 10);
+    if (end != rest.c_str() + dash || pid <= 0) continue;
+    const bool alive = ::kill(pid_t(pid), 0) == 0 || errno == EPERM;
+    if (!alive && fs::remove(entry.path(), ec)) ++removed;
+  }
+  return removed;
 }
 
 std::string lowerExtension(const std::string& path) {

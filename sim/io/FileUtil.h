@@ -29,6 +29,11 @@ using WriteHook = std::function<void(uint64_t bytesWritten)>;
 // removing the temporary file.
 void writeFileAtomic(const std::string& path, std::string_view data, const WriteHook& hook = {});
 
+// Removes temporary files that writeFileAtomic left in `dir` when its process
+// was killed mid-write: names ".<file>.tmp-<pid>-<n>" starting with `prefix`
+// whose process is gone. Returns how many were removed.
+size_t removeStaleTemporaries(const std::string& dir, const std::string& prefix = ".");
+
 // Lower-case extension without the dot ("obj" for "a/B.OBJ").
 std::string lowerExtension(const std::string& path);
 

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace sinew {
@@ -21,6 +20,14 @@ namespace {
 
 // ---------------------------------------------------------------------------
 // Blobs: typed arrays stored as files named "<fnv1a64 hex>.bin".
+
+// True for "<16 lower-case hex digits>.bin".
+bool isBlobName(const std::string& name) {
+  if (name.size() != 20 || name.compare(16, 4, ".bin") != 0) return false;
+  for (size_t i = 0; i < 16; ++i)
+    if (!((name[i] >= '0' && name[i] <= '9') || (name[i] >= 'a' && name[i] <= 'f'))) return false;
+  return true;
+}
 
 template <class T>
 struct BlobType;
@@ -71,8 +78,7 @@ class BlobReader {
     }
     if (!j.is_object() || !j.contains("blob")) fail(what + ": expected an array or a blob reference");
     const std::string name = j.at("blob").get<std::string>();
-    static const std::regex valid("[0-9a-f]{16}\\.bin");
-    if (!std::regex_match(name, valid)) fail(what + ": invalid blob name '" + name.substr(0, 40) + "'");
+    if (!isBlobName(name)) fail(what + ": invalid blob name '" + name.substr(0, 40) + "'");
     if (j.value("type", "") != BlobType<T>::name)
       fail(what + ": blob type '" + j.value("type", "") + "', expected '" + BlobType<T>::name + "'");
     // The shape must be non-negative integers whose product (without
@@ -377,11 +383,15 @@ void saveProject(const Project& project, const std::string& path, const SaveOpti
   }
   // 2. The document, atomically replacing the previous one.
   writeFileAtomic(path, doc.dump(2) + "\n", options.hook);
-  // 3. Remove blobs no longer referenced (only files that look like our blobs).
-  static const std::regex blobName("[0-9a-f]{16}\\.bin");
+  // 3. Remove blobs no longer referenced (only files that look like our blobs),
+  //    and temporaries left by saves that were killed mid-write.
+  removeStaleTemporaries(dir);
+  const fs::path target(path);
+  removeStaleTemporaries(target.has_parent_path() ? target.parent_path().string() : ".",
+                         "." + target.filename().string() + ".tmp-");
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    if (std::regex_match(name, blobName) && !blobs.blobs().count(name)) fs::remove(entry.path(), ec);
+    if (isBlobName(name) && !blobs.blobs().count(name)) fs::remove(entry.path(), ec);
   }
 }
 

@@ -192,6 +192,36 @@ TEST_F(MainWindowTest, DisplayModesChangeTheImage) {
   window->actShaded->trigger();
 }
 
+TEST_F(MainWindowTest, InViewportWidgetsTakeTheMouse) {
+  renderedImage();
+  const QRectF wire = view()->overlayWidget("Wire");
+  ASSERT_FALSE(wire.isEmpty()) << "the HUD's display-mode widgets were not drawn";
+  // ImGui sees the button go down in one frame and up in a later one.
+  const QPoint at = wire.center().toPoint();
+  QTest::mouseMove(view(), at);
+  renderedImage();
+  QTest::mousePress(view(), Qt::LeftButton, Qt::NoModifier, at);
+  renderedImage();
+  QTest::mouseRelease(view(), Qt::LeftButton, Qt::NoModifier, at);
+  renderedImage();
+  EXPECT_EQ(view()->settings().mode, render::DisplayMode::Wireframe);
+  EXPECT_TRUE(window->actWireframe->isChecked()) << "the menu follows the HUD";
+  // Dragging over the HUD does not move the camera.
+  const double yaw = view()->camera().yaw;
+  drag(Qt::MiddleButton, Qt::NoModifier, at, at + QPoint(-40, 0));
+  EXPECT_EQ(view()->camera().yaw, yaw);
+  // The grid checkbox toggles the grid.
+  const QPoint grid = view()->overlayWidget("Grid").center().toPoint();
+  QTest::mouseMove(view(), grid);
+  renderedImage();
+  QTest::mousePress(view(), Qt::LeftButton, Qt::NoModifier, grid);
+  renderedImage();
+  QTest::mouseRelease(view(), Qt::LeftButton, Qt::NoModifier, grid);
+  renderedImage();
+  EXPECT_FALSE(view()->settings().grid);
+  EXPECT_FALSE(window->actGrid->isChecked());
+}
+
 TEST_F(MainWindowTest, ImportUndoRedoAndTitle) {
   ASSERT_TRUE(window->importFiles({kBox, kClip}));
   ASSERT_TRUE(window->tasks()->waitForIdle(30000));

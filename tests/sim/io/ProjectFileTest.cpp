@@ -211,9 +211,12 @@ TEST(ProjectFile, SurvivesSigkillDuringSave) {
   RecordProperty("loadedA", sawA);
   RecordProperty("loadedB", sawB);
   RecordProperty("interruptedWrites", static_cast<int>(interrupted));
-  // A normal save afterwards leaves exactly the blobs it references.
+  // A normal save afterwards leaves exactly the blobs it references, and
+  // removes the temporaries of the killed saves.
   saveProject(b, path);
   EXPECT_TRUE(loadProject(path) == b);
+  for (const std::string& d : {dir.path().string(), projectDataDir(path)})
+    for (const std::string& f : test::filesIn(d)) EXPECT_EQ(f.find(".tmp-"), std::string::npos) << f;
   size_t blobs = 0;
   for (const auto& [name, bytes] : dataFiles(path)) blobs += name.size() == 20 && name.substr(16) == ".bin";
   EXPECT_EQ(blobs, 2u);
