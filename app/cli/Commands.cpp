@@ -85,7 +85,7 @@ int info(const InfoArgs& args) {
   return guarded([&] {
     ImportOptions opt;
     opt.checkSelfIntersections = args.selfIntersections;
-    opt.scale = args.scale;
+    if (args.scale > 0) opt.scale = opt.clipScale = args.scale;
     const ImportResult r = importFile(args.file, opt);
     size_t vertices = 0, faces = 0;
     json meshes = json::array();
@@ -148,7 +148,7 @@ int importFiles(const ImportArgs& args) {
     if (exists && args.append) project = loadProject(args.output);
     else project.name = fs::path(args.output).stem().string();
     ImportOptions opt;
-    opt.scale = args.scale;
+    if (args.scale > 0) opt.scale = opt.clipScale = args.scale;
     opt.merge = args.merge;
     opt.weld = args.weld;
     Diagnostics diags;

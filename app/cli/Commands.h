@@ -13,14 +13,14 @@ struct InfoArgs {
   std::string file;
   bool json = false;
   bool selfIntersections = true;
-  double scale = 1.0;
+  double scale = 0.0;  // metres per file unit; 0: meshes as they are, clips detected
 };
 int info(const InfoArgs& args);
 
 struct ImportArgs {
   std::vector<std::string> files;
   std::string output;
-  double scale = 1.0;
+  double scale = 0.0;  // metres per file unit; 0: meshes as they are, clips detected
   bool merge = false;
   bool weld = true;
   bool append = false;     // add to an existing project

@@ -16,13 +16,15 @@ int main(int argc, char** argv) {
   info->add_option("file", infoArgs.file, "Mesh or motion file")->required();
   info->add_flag("--json", infoArgs.json, "Print JSON");
   info->add_flag("!--no-self-intersections", infoArgs.selfIntersections, "Skip the self-intersection check");
-  info->add_option("--scale", infoArgs.scale, "Metres per file unit");
+  info->add_option("--scale", infoArgs.scale, "Metres per file unit (default: meshes as they are, BVH units detected)")
+      ->check(CLI::PositiveNumber);
 
   ImportArgs importArgs;
   auto* imp = app.add_subcommand("import", "Import files into a project");
   imp->add_option("files", importArgs.files, "Mesh or BVH files")->required();
   imp->add_option("-o,--output", importArgs.output, "Project file to write (.sinew)")->required();
-  imp->add_option("--scale", importArgs.scale, "Metres per file unit");
+  imp->add_option("--scale", importArgs.scale, "Metres per file unit (default: meshes as they are, BVH units detected)")
+      ->check(CLI::PositiveNumber);
   imp->add_flag("--merge", importArgs.merge, "Merge all meshes of a file into one object");
   imp->add_flag("!--no-weld", importArgs.weld, "Keep duplicate vertices");
   auto* append = imp->add_flag("--append", importArgs.append, "Add to an existing project");

@@ -8,7 +8,12 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -33,6 +38,45 @@
 namespace sinew::app {
 
 namespace {
+
+// Asks how to import meshes: scale to metres, merging, welding. Remembers the
+// answers (QSettings "import/*"); returns false if the user cancelled.
+bool askImportOptions(QWidget* parent) {
+  QSettings settings;
+  QDialog dialog(parent);
+  dialog.setWindowTitle(QObject::tr("Import Options"));
+  auto* form = new QFormLayout(&dialog);
+  auto* units = new QComboBox(&dialog);
+  const std::pair<QString, double> presets[] = {{QObject::tr("metres"), 1.0},
+                                                {QObject::tr("centimetres"), 0.01},
+                                                {QObject::tr("millimetres"), 0.001},
+                                                {QObject::tr("inches"), 0.0254},
+                                                {QObject::tr("feet"), 0.3048}};
+  for (const auto& [name, scale] : presets) units->addItem(name, scale);
+  auto* scale = new QDoubleSpinBox(&dialog);
+  scale->setDecimals(6);
+  scale->setRange(1e-6, 1e6);
+  scale->setValue(settings.value("import/scale", 1.0).toDouble());
+  QObject::connect(units, &QComboBox::activated, scale, [units, scale](int i) { scale->setValue(units->itemData(i).toDouble()); });
+  auto* merge = new QCheckBox(QObject::tr("Merge all meshes of a file into one object"), &dialog);
+  merge->setChecked(settings.value("import/merge", false).toBool());
+  auto* weld = new QCheckBox(QObject::tr("Weld duplicate vertices (needed for simulation)"), &dialog);
+  weld->setChecked(settings.value("import/weld", true).toBool());
+  form->addRow(QObject::tr("File units:"), units);
+  form->addRow(QObject::tr("Metres per file unit:"), scale);
+  form->addRow(merge);
+  form->addRow(weld);
+  form->addRow(new QLabel(QObject::tr("BVH motion clips detect their units by themselves."), &dialog));
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+  QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  form->addRow(buttons);
+  if (dialog.exec() != QDialog::Accepted) return false;
+  settings.setValue("import/scale", scale->value());
+  settings.setValue("import/merge", merge->isChecked());
+  settings.setValue("import/weld", weld->isChecked());
+  return true;
+}
 
 QString filterFor(const std::vector<std::string>& exts, const QString& label) {
   QStringList patterns;
@@ -144,6 +188,8 @@ void MainWindow::buildActions() {
             ";;" + tr("All files (*)"));
     if (files.isEmpty()) return;
     QSettings().setValue("paths/import", QFileInfo(files.front()).absolutePath());
+    const bool meshes = std::any_of(files.begin(), files.end(), [](const QString& f) { return !f.endsWith(".bvh", Qt::CaseInsensitive); });
+    if (meshes && !askImportOptions(this)) return;
     importFiles(files);
   });
   connect(actExport, &QAction::triggered, this, &MainWindow::exportSelection);
@@ -513,6 +559,7 @@ bool MainWindow::importFiles(const QStringList& files) {
   ImportOptions opt;
   opt.scale = settings.value("import/scale", 1.0).toDouble();
   opt.merge = settings.value("import/merge", false).toBool();
+  opt.weld = settings.value("import/weld", true).toBool();
   std::vector<std::string> paths;
   for (const QString& f : files) paths.push_back(f.toStdString());
   const QString title = files.size() == 1 ? tr("Importing %1").arg(QFileInfo(files.front()).fileName())

@@ -294,6 +294,8 @@ bool isImportable(const std::string& path) {
 ImportResult importFile(const std::string& path, const ImportOptions& opt, const Progress& progress) {
   if (!(opt.scale > 0) || !std::isfinite(opt.scale))
     throw InputError(path, "import scale must be a positive number");
+  if (!(opt.clipScale >= 0) || !std::isfinite(opt.clipScale))
+    throw InputError(path, "clip scale must be a positive number (or 0 to detect units)");
   ImportResult r;
   r.path = path;
   r.format = lowerExtension(path);
@@ -327,7 +329,7 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
 
   if (r.format == "bvh") {
     // Motion clip: our own reader keeps the exact channels and frame time.
-    r.clips.push_back(parseBvh(data, path, opt.scale != 1.0 ? opt.scale : 0.0));
+    r.clips.push_back(parseBvh(data, path, opt.clipScale));
     progress.update(1.0, "done");
     return r;
   }

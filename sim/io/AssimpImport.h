@@ -22,7 +22,8 @@ struct AssimpStats {
 };
 
 struct ImportOptions {
-  double scale = 1.0;                  // metres per file unit, applied to meshes, skeletons and clips
+  double scale = 1.0;                  // metres per file unit for meshes and skeletons
+  double clipScale = 0.0;              // metres per file unit for BVH clips; 0: detect from the rest pose
   bool weld = true;                    // merge coincident vertices (for simulation use)
   bool merge = false;                  // merge all meshes of the file into one object
   bool validate = true;                // run mesh validation

@@ -71,9 +71,12 @@ TEST(CliInfo, JsonOnObj) {
   const ProcessResult quick = cli(dir, {"info", "--json", "--no-self-intersections", model("OBJ/box.obj")});
   ASSERT_EQ(quick.exitCode, 0) << quick.err;
   EXPECT_TRUE(parseJson(quick)["meshes"][0]["validation"]["selfIntersections"].is_null());
-  // --scale applies to the geometry (not checked here) and must be positive.
+  // --scale scales the geometry, and must be positive (else a usage error).
+  const ProcessResult scaled = cli(dir, {"info", "--json", "--scale", "0.5", model("OBJ/box.obj")});
+  ASSERT_EQ(scaled.exitCode, 0) << scaled.err;
   const ProcessResult badScale = cli(dir, {"info", "--scale", "-2", model("OBJ/box.obj")});
-  expectBadInput(badScale, model("OBJ/box.obj"));
+  EXPECT_EQ(badScale.exitCode, 1) << badScale.err;
+  EXPECT_NE(badScale.err.find("--scale"), std::string::npos) << badScale.err;
 }
 
 TEST(CliInfo, BvhClip) {

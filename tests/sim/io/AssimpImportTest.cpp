@@ -167,6 +167,19 @@ TEST(AssimpImport, ScaleAndMergeOptions) {
   EXPECT_THROW(importFile(model("OBJ/box.obj"), o), InputError);
 }
 
+TEST(AssimpImport, MeshScaleLeavesClipUnitsAloneClipScaleSetsThem) {
+  ImportOptions o;
+  o.scale = 0.01;  // centimetre meshes: clips still detect their own units
+  const ImportResult detected = importFile(model("BVH/01_01.bvh"), o);
+  ASSERT_EQ(detected.clips.size(), 1u);
+  EXPECT_EQ(detected.clips[0].units, "cmu");
+  o.clipScale = 0.02;
+  const ImportResult forced = importFile(model("BVH/01_01.bvh"), o);
+  EXPECT_EQ(forced.clips[0].unitScale, 0.02);
+  o.clipScale = -1;
+  EXPECT_THROW(importFile(model("BVH/01_01.bvh"), o), InputError);
+}
+
 TEST(AssimpImport, BvhBecomesAClip) {
   const ImportResult r = importFile(model("BVH/01_01.bvh"));
   EXPECT_EQ(r.format, "bvh");
