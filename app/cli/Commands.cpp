@@ -98,6 +98,8 @@ int info(const InfoArgs& args) {
              {"sourceVertices", m.sourceVertices},
              {"weldedVertices", m.weldedVertices},
              {"skinBones", m.skin ? m.skin->bones.size() : 0}};
+      const Aabb b = m.mesh.bounds();
+      o["bounds"] = {{"min", {b.min.x(), b.min.y(), b.min.z()}}, {"max", {b.max.x(), b.max.y(), b.max.z()}}};
       if (m.report) o["validation"] = toJson(*m.report);
       meshes.push_back(o);
     }

@@ -74,6 +74,9 @@ TEST(CliInfo, JsonOnObj) {
   // --scale scales the geometry, and must be positive (else a usage error).
   const ProcessResult scaled = cli(dir, {"info", "--json", "--scale", "0.5", model("OBJ/box.obj")});
   ASSERT_EQ(scaled.exitCode, 0) << scaled.err;
+  const auto box = parseJson(scaled)["meshes"][0]["bounds"];
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NEAR(box["max"][k].get<double>() - box["min"][k].get<double>(), 0.5, 1e-9) << "box.obj is a unit cube";
   const ProcessResult badScale = cli(dir, {"info", "--scale", "-2", model("OBJ/box.obj")});
   EXPECT_EQ(badScale.exitCode, 1) << badScale.err;
   EXPECT_NE(badScale.err.find("--scale"), std::string::npos) << badScale.err;
