@@ -113,7 +113,7 @@ int info(const InfoArgs& args) {
              {"clips", json::array()},
              {"diagnostics", toJson(r.diagnostics)}};
       for (const MotionClip& c : r.clips) j["clips"].push_back(toJson(c));
-      std::cout << j.dump(2) << "\n";
+      std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
       return int(kOk);
     }
     std::cout << args.file << " (" << r.format << ")\n";
@@ -194,7 +194,7 @@ int projectInfo(const ProjectInfoArgs& args) {
              {"skeleton", p.skeleton ? toJson(p.skeleton->skeleton) : json(nullptr)},
              {"clips", clips},
              {"notes", toJson(notes)}};
-      std::cout << j.dump(2) << "\n";
+      std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
       return int(kOk);
     }
     std::cout << args.project << ": project '" << p.name << "' (format version " << version << ")\n";

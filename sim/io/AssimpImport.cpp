@@ -1,6 +1,7 @@
 #include "io/AssimpImport.h"
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "io/Bvh.h"
 #include "io/FileUtil.h"
 #include "io/FormatCheck.h"
@@ -12,11 +13,19 @@
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <set>
+
+#include <csignal>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace sinew {
 
@@ -64,6 +73,15 @@ AssimpStats statsOf(const aiScene* s) {
   return st;
 }
 
+// The node whose (sanitised) name is `name`, depth first.
+const aiNode* findNodeByName(const aiNode* n, const std::string& name) {
+  if (!n) return nullptr;
+  if (sanitizeName(n->mName.C_Str()) == name) return n;
+  for (unsigned i = 0; i < n->mNumChildren; ++i)
+    if (const aiNode* f = findNodeByName(n->mChildren[i], name)) return f;
+  return nullptr;
+}
+
 Mat4 toMat4(const aiMatrix4x4& m) {
   Mat4 r;
   r << m.a1, m.a2, m.a3, m.a4, m.b1, m.b2, m.b3, m.b4, m.c1, m.c2, m.c3, m.c4, m.d1, m.d2, m.d3, m.d4;
@@ -89,7 +107,7 @@ Transform rigidPart(const Mat4& m, double scale) {
   return {Quat(r).normalized(), m.topRightCorner<3, 1>() * scale};
 }
 
-std::string nodeName(const aiNode* n) { return n ? std::string(n->mName.C_Str()) : std::string(); }
+std::string nodeName(const aiNode* n) { return n ? sanitizeName(n->mName.C_Str()) : std::string(); }
 
 // The skeleton of a skinned scene: every node named by a bone, and the nodes
 // between those and their lowest common ancestor (which is included only if
@@ -99,12 +117,12 @@ std::optional<Skeleton> extractSkeleton(const aiScene* scene, double scale, Diag
   std::set<std::string> boneNames;
   for (unsigned m = 0; m < scene->mNumMeshes; ++m)
     for (unsigned b = 0; b < scene->mMeshes[m]->mNumBones; ++b)
-      boneNames.insert(scene->mMeshes[m]->mBones[b]->mName.C_Str());
+      boneNames.insert(sanitizeName(scene->mMeshes[m]->mBones[b]->mName.C_Str()));
   if (boneNames.empty() || !scene->mRootNode) return std::nullopt;
 
   std::set<const aiNode*> bones;
   for (const std::string& name : boneNames) {
-    const aiNode* n = scene->mRootNode->FindNode(name.c_str());
+    const aiNode* n = findNodeByName(scene->mRootNode, name);
     if (n) bones.insert(n);
     else diag.push_back({Severity::Warning, path + ": bone '" + name + "' has no node in the hierarchy"});
   }
@@ -174,7 +192,8 @@ void collectInstances(const aiScene* scene, const aiNode* node, std::vector<Mesh
     const unsigned mi = node->mMeshes[i];
     if (mi >= scene->mNumMeshes) continue;
     const aiMesh* m = scene->mMeshes[mi];
-    std::string name = m->mName.length ? m->mName.C_Str() : nodeName(node);
+    std::string name = m->mName.length ? sanitizeName(m->mName.C_Str()) : nodeName(node);
+    if (name == "defaultobject") name.clear();  // Assimp's placeholder for unnamed OBJ groups
     out.push_back({m, g, name});
   }
   for (unsigned c = 0; c < node->mNumChildren; ++c) collectInstances(scene, node->mChildren[c], out);
@@ -208,7 +227,7 @@ ImportedMesh buildMesh(const std::vector<MeshInstance>& parts, const std::string
     influences.resize(positions.size());
     for (unsigned b = 0; b < m->mNumBones; ++b) {
       const aiBone* bone = m->mBones[b];
-      const std::string bn = bone->mName.C_Str();
+      const std::string bn = sanitizeName(bone->mName.C_Str());
       auto [it, added] = boneIndex.emplace(bn, static_cast<int32_t>(boneNames.size()));
       if (added) boneNames.push_back(bn);
       for (unsigned w = 0; w < bone->mNumWeights; ++w) {
@@ -260,6 +279,151 @@ ImportedMesh buildMesh(const std::vector<MeshInstance>& parts, const std::string
   return out;
 }
 
+// Structural consistency of a scene as a loader produced it.
+void checkRawScene(const aiScene* s, const std::string& path) {
+  if (s->mNumMeshes && !s->mMeshes) throw InputError(path, "damaged file: mesh table missing");
+  for (unsigned m = 0; m < s->mNumMeshes; ++m) {
+    const aiMesh* mesh = s->mMeshes[m];
+    const std::string which = "mesh " + std::to_string(m);
+    if (!mesh) throw InputError(path, "damaged file: " + which + " missing");
+    if (mesh->mNumVertices && !mesh->mVertices) throw InputError(path, "damaged file: " + which + " has no vertex data");
+    if (mesh->mNumFaces && !mesh->mFaces) throw InputError(path, "damaged file: " + which + " has no face data");
+    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
+      const aiFace& face = mesh->mFaces[f];
+      if (face.mNumIndices == 0 || !face.mIndices)
+        throw InputError(path, "damaged file: " + which + " face " + std::to_string(f) + " has no vertices (truncated?)");
+      for (unsigned i = 0; i < face.mNumIndices; ++i)
+        if (face.mIndices[i] >= mesh->mNumVertices)
+          throw InputError(path, "damaged file: " + which + " face " + std::to_string(f) + " refers to vertex " +
+                                     std::to_string(face.mIndices[i]) + " of " + std::to_string(mesh->mNumVertices));
+    }
+    for (unsigned b = 0; b < mesh->mNumBones; ++b)
+      if (!mesh->mBones || !mesh->mBones[b] || (mesh->mBones[b]->mNumWeights && !mesh->mBones[b]->mWeights))
+        throw InputError(path, "damaged file: " + which + " bone " + std::to_string(b) + " is incomplete");
+  }
+}
+
+// An importer's message made fit for one line of a log: control characters
+// become spaces, long messages (some quote the file) are cut.
+std::string oneLine(std::string m, size_t limit = 240) {
+  for (char& c : m)
+    if (static_cast<unsigned char>(c) < 32) c = ' ';
+  if (m.size() > limit) m = m.substr(0, limit) + "...";
+  return m;
+}
+
+// Reads `path` with Assimp: without post-processing first (the statistics
+// `assimp info FILE -r` prints go to *outStats), then, unless `statsOnly`,
+// checked and triangulated. Reads from the path, not from memory: many formats
+// refer to side files next to the main one (.mtl for OBJ, .bin for glTF).
+const aiScene* readScene(Assimp::Importer& importer, const std::string& path, bool statsOnly,
+                         const Progress& progress, AssimpStats* outStats) {
+  importer.SetProgressHandler(new ProgressBridge(progress.sub(0.0, 0.8)));  // importer owns it
+  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
+  const aiScene* raw = nullptr;
+  try {
+    raw = importer.ReadFile(path, 0);
+  } catch (const std::exception& e) {
+    throw InputError(path, "cannot be read: " + oneLine(e.what()));
+  }
+  progress.update(0.8, "processing");  // throws Cancelled if the user cancelled mid-read
+  if (!raw) {
+    std::string err = importer.GetErrorString();
+    if (err.empty()) err = "unknown error";
+    throw InputError(path, "cannot be read: " + oneLine(err));
+  }
+  if (outStats) *outStats = statsOf(raw);
+  if (statsOnly) return raw;
+  // Loaders can leave inconsistent data behind on damaged files (faces with
+  // no indices, indices past the vertex array), on which Assimp's own
+  // post-processing asserts or crashes: check the raw scene first.
+  checkRawScene(raw, path);
+  const aiScene* scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_SortByPType);
+  if (!scene) throw InputError(path, "cannot be processed: " + oneLine(importer.GetErrorString()));
+  if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE && scene->mNumMeshes == 0 && scene->mNumAnimations == 0)
+    throw InputError(path, "contains no meshes or animations");
+  progress.update(1.0, "processing");
+  return scene;
+}
+
+// Runs readScene() in a forked child. Returns if it succeeded; throws the
+// child's InputError if it failed cleanly, an InputError saying so if it
+// crashed or ran out of time, or Cancelled (after killing it).
+void readInChildProcess(const std::string& path, uint64_t fileSize, bool statsOnly, double timeoutSeconds,
+                        const Progress& progress) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw InputError(path, "cannot start the importer process (pipe failed)");
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw InputError(path, "cannot start the importer process (fork failed)");
+  }
+  if (pid == 0) {
+    // Child: read, report the error message (if any) through the pipe, leave
+    // without running the parent's exit handlers. Its stdout and stderr go
+    // nowhere: a crash report there would garble the parent's one-line errors.
+    ::close(fds[0]);
+    if (const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC); null >= 0) {
+      ::dup2(null, 1);
+      ::dup2(null, 2);
+    }
+#if !defined(__SANITIZE_ADDRESS__)
+    // A hostile file may not take the machine down: 1 GiB plus 100 bytes per
+    // byte of file (real loaders need far less), at most 16 GiB.
+    const uint64_t bytes = std::min<uint64_t>((uint64_t(1) << 30) + 100 * fileSize, uint64_t(16) << 30);
+    const rlimit memory{rlim_t(bytes), rlim_t(bytes)};
+    ::setrlimit(RLIMIT_AS, &memory);
+#endif
+    int code = 0;
+    std::string message;
+    try {
+      Assimp::Importer importer;
+      readScene(importer, path, statsOnly, Progress::none(), nullptr);
+    } catch (const InputError& e) {
+      message = e.problem();
+      code = 2;
+    } catch (const std::bad_alloc&) {
+      message = "out of memory while reading";
+      code = 2;
+    } catch (...) {
+      message = "the importer failed";
+      code = 3;
+    }
+    message = oneLine(message);  // short: well below the pipe's buffer, the parent reads it after exit
+    if (!message.empty()) (void)!::write(fds[1], message.data(), message.size());
+    ::_exit(code);
+  }
+  ::close(fds[1]);
+  const auto start = std::chrono::steady_clock::now();
+  int status = 0;
+  std::string message;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (progress.cancelled() || elapsed > timeoutSeconds) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      ::close(fds[0]);
+      if (progress.cancelled()) throw Cancelled();
+      throw InputError(path, "the importer did not finish within " + std::to_string(int(timeoutSeconds)) +
+                                 " s (damaged file?); it was stopped");
+    }
+    progress.tryUpdate(std::min(0.9, elapsed / std::max(timeoutSeconds, 1.0)), "reading");
+    ::usleep(2000);
+  }
+  char buf[512];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) message.append(buf, size_t(n));
+  ::close(fds[0]);
+  if (WIFSIGNALED(status))
+    throw InputError(path, "the importer crashed reading this file (signal " + std::to_string(WTERMSIG(status)) +
+                               "): it is damaged or uses a feature Assimp cannot read");
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+    throw InputError(path, message.empty() ? "cannot be read" : message);
+}
+
 std::string displayName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 }  // namespace
@@ -306,27 +470,14 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
                                             : "unsupported file format '." + r.format + "'");
   precheckMeshFile(path, data, r.diagnostics);
 
-  // Read with Assimp, without post-processing (statistics as the file has
-  // them, as `assimp info FILE -r` prints them). Read from the path, not from
-  // memory: many formats refer to side files next to the main one (.mtl for
-  // OBJ, .bin buffers for glTF), which a memory read cannot open.
-  Assimp::Importer importer;
-  importer.SetProgressHandler(new ProgressBridge(progress.sub(0.0, 0.5)));  // importer owns it
-  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-  const aiScene* raw = nullptr;
-  try {
-    raw = importer.ReadFile(path, 0);
-  } catch (const std::exception& e) {
-    throw InputError(path, std::string("cannot be read: ") + e.what());
-  }
-  progress.update(0.5, "processing");  // throws Cancelled if the user cancelled mid-read
-  if (!raw) {
-    std::string err = importer.GetErrorString();
-    if (err.empty()) err = "unknown error";
-    throw InputError(path, "cannot be read: " + err);
-  }
-  r.assimp = statsOf(raw);
+  // Damaged files can crash or hang Assimp's loaders (seen with fuzzed .ASE
+  // and .x files): read the file once in a child process first, so that a
+  // crash or a hang there becomes an error message here.
+  if (opt.isolate)
+    readInChildProcess(path, data.size(), r.format == "bvh", opt.timeoutSeconds, progress.sub(0.0, 0.25));
 
+  Assimp::Importer importer;
+  const aiScene* scene = readScene(importer, path, r.format == "bvh", progress.sub(0.25, 0.5), &r.assimp);
   if (r.format == "bvh") {
     // Motion clip: our own reader keeps the exact channels and frame time.
     r.clips.push_back(parseBvh(data, path, opt.clipScale));
@@ -334,21 +485,16 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
     return r;
   }
 
-  const aiScene* scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_SortByPType);
-  if (!scene) throw InputError(path, std::string("cannot be processed: ") + importer.GetErrorString());
-  if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE && scene->mNumMeshes == 0 && scene->mNumAnimations == 0)
-    throw InputError(path, "contains no meshes or animations");
-
   r.skeleton = extractSkeleton(scene, opt.scale, r.diagnostics, path);
   std::vector<MeshInstance> instances;
   if (scene->mRootNode) collectInstances(scene, scene->mRootNode, instances);
   std::vector<std::pair<std::string, std::vector<MeshInstance>>> groups;
   if (opt.merge && !instances.empty()) {
-    groups.push_back({std::filesystem::path(path).stem().string(), instances});
+    groups.push_back({sanitizeName(std::filesystem::path(path).stem().string()), instances});
   } else {
     std::map<std::string, int> used;
     for (const MeshInstance& inst : instances) {
-      std::string name = inst.name.empty() ? std::filesystem::path(path).stem().string() : inst.name;
+      std::string name = inst.name.empty() ? sanitizeName(std::filesystem::path(path).stem().string()) : inst.name;
       if (used[name]++) name += "." + std::to_string(used[name]);
       groups.push_back({name, {inst}});
     }
@@ -365,7 +511,7 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
     }
     r.meshes.push_back(std::move(m));
   }
-  if (r.empty() && raw->mNumAnimations == 0) throw InputError(path, "contains no triangle meshes");
+  if (r.empty() && r.assimp.animations == 0) throw InputError(path, "contains no triangle meshes");
   if (scene->mNumAnimations > 0)
     r.diagnostics.push_back({Severity::Info, path + ": " + std::to_string(scene->mNumAnimations) +
                                                  " animation(s) not imported (motion clips are read from BVH)"});
@@ -391,7 +537,7 @@ std::vector<ObjectId> addToProject(Project& project, ImportResult result, Diagno
     if (!project.skeleton) {
       SkeletonObject s;
       s.id = project.allocateId();
-      s.name = std::filesystem::path(result.path).stem().string() + " skeleton";
+      s.name = sanitizeName(std::filesystem::path(result.path).stem().string()) + " skeleton";
       s.skeleton = std::move(*result.skeleton);
       ids.push_back(s.id);
       project.skeleton = std::move(s);

@@ -28,6 +28,10 @@ struct ImportOptions {
   bool merge = false;                  // merge all meshes of the file into one object
   bool validate = true;                // run mesh validation
   bool checkSelfIntersections = true;  // part of validation; the costly part
+  // Read the file with Assimp in a child process first, so that a damaged file
+  // that crashes or hangs Assimp's loader becomes an error instead.
+  bool isolate = true;
+  double timeoutSeconds = 60.0;        // for that child process
 };
 
 struct ImportedMesh {

@@ -1,6 +1,7 @@
 #include "io/Bvh.h"
 
 #include "core/Error.h"
+#include "core/Text.h"
 #include "io/FileUtil.h"
 
 #include <charconv>
@@ -88,7 +89,7 @@ void parseJoint(Tokenizer& tok, MotionClip& clip, int32_t parent, int depth, int
   if (depth > kMaxDepth) tok.fail("hierarchy nested deeper than " + std::to_string(kMaxDepth) + " levels");
   if (clip.joints.size() >= kMaxJoints) tok.fail("more than " + std::to_string(kMaxJoints) + " joints");
   ClipJoint j;
-  j.name = tok.restOfLine();
+  j.name = sanitizeName(tok.restOfLine());
   if (j.name.empty()) tok.fail("joint without a name");
   j.parent = parent;
   tok.expect("{");
@@ -148,7 +149,7 @@ MotionClip parseBvh(const std::string& text, const std::string& fileName, double
   if (text.empty()) throw InputError(fileName, "file is empty");
   Tokenizer tok(text, fileName);
   MotionClip clip;
-  clip.name = std::filesystem::path(fileName).stem().string();
+  clip.name = sanitizeName(std::filesystem::path(fileName).stem().string());
   tok.expect("HIERARCHY");
   int32_t column = 0;
   const std::string_view root = tok.next("ROOT");

@@ -382,7 +382,8 @@ void saveProject(const Project& project, const std::string& path, const SaveOpti
     writeFileAtomic(file, bytes, options.hook);
   }
   // 2. The document, atomically replacing the previous one.
-  writeFileAtomic(path, doc.dump(2) + "\n", options.hook);
+  // Invalid UTF-8 (a file path from a foreign file system) is stored as U+FFFD rather than failing the save.
+  writeFileAtomic(path, doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n", options.hook);
   // 3. Remove blobs no longer referenced (only files that look like our blobs),
   //    and temporaries left by saves that were killed mid-write.
   removeStaleTemporaries(dir);

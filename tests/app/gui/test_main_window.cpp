@@ -337,6 +337,25 @@ TEST_F(MainWindowTest, BadFilesAreReportedAndChangeNothing) {
     logged |= e.severity == Severity::Error && e.message.contains("malformed.obj");
   EXPECT_TRUE(logged) << "an error naming the file is in the Log";
 
+  // A file that crashes Assimp's ASE loader (one byte changed in a real file):
+  // the importer's child process dies, Sinew reports it and carries on.
+  {
+    const QString dir = tempDir("crashing");
+    QFile src("/usr/share/assimp/models/ASE/TestUVTransform/UVTransform_ScaleUV2x.ASE");
+    ASSERT_TRUE(src.open(QIODevice::ReadOnly));
+    QByteArray bytes = src.readAll();
+    bytes[3173] = '{';
+    QFile out(dir + "/crash.ASE");
+    ASSERT_TRUE(out.open(QIODevice::WriteOnly));
+    out.write(bytes);
+    out.close();
+    ASSERT_TRUE(window->importFiles({dir + "/crash.ASE"}));
+    ASSERT_TRUE(window->tasks()->waitForIdle(60000));
+    EXPECT_EQ(window->document()->project(), before);
+    EXPECT_TRUE(window->log()->entries().back().message.contains("crashed")) << window->log()->entries().back().message.toStdString();
+    EXPECT_GT(renderedImage().width(), 0) << "the application still renders";
+  }
+
   // A project from a newer Sinew: refused, nothing replaced.
   const QString dir = tempDir("newer");
   QFile f(dir + "/future.sinew");
