@@ -80,9 +80,12 @@ static void BM_ImportObjWithValidation(benchmark::State& state) {
   mo.name = "humanoid";
   mo.mesh = humanoid20k();
   exportMeshes({&mo}, obj);
-  for (auto _ : state) benchmark::DoNotOptimize(importFile(obj));
+  ImportOptions options;
+  options.isolate = state.range(0) != 0;
+  for (auto _ : state) benchmark::DoNotOptimize(importFile(obj, options));
 }
-BENCHMARK(BM_ImportObjWithValidation)->Unit(benchmark::kMillisecond);
+// Argument: 1 reads the file in a child process first (the default), 0 does not.
+BENCHMARK(BM_ImportObjWithValidation)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 static void BM_SaveLoadProject(benchmark::State& state) {
   const std::string dir = std::string(SINEW_BINARY_DIR) + "/bench-tmp";
