@@ -424,6 +424,171 @@ void readInChildProcess(const std::string& path, uint64_t fileSize, bool statsOn
     throw InputError(path, message.empty() ? "cannot be read" : message);
 }
 
+// ---------------------------------------------------------------------------
+// Animations (FBX, glTF, Collada...) as motion clips: each animated node and
+// its ancestors become clip joints with six channels (position, then Z Y X
+// Euler rotation), sampled at the animation's key rate.
+
+Vec3 toVec3(const aiVector3D& v) { return {v.x, v.y, v.z}; }
+Quat toQuat(const aiQuaternion& q) { return Quat(q.w, q.x, q.y, q.z).normalized(); }
+
+// Linear interpolation of vector keys (positions, scalings) at `t` (ticks),
+// clamped to the ends.
+Vec3 sampleVector(const aiVectorKey* k, unsigned n, double t, const Vec3& fallback) {
+  if (!k || n == 0) return fallback;
+  if (t <= k[0].mTime) return toVec3(k[0].mValue);
+  if (t >= k[n - 1].mTime) return toVec3(k[n - 1].mValue);
+  unsigned i = 0;
+  while (i + 1 < n && k[i + 1].mTime < t) ++i;
+  const double span = k[i + 1].mTime - k[i].mTime;
+  const double a = span > 0 ? (t - k[i].mTime) / span : 0.0;
+  return (1 - a) * toVec3(k[i].mValue) + a * toVec3(k[i + 1].mValue);
+}
+
+Quat sampleRotation(const aiNodeAnim* ch, double t, const Quat& fallback) {
+  if (!ch || ch->mNumRotationKeys == 0) return fallback;
+  const aiQuatKey* k = ch->mRotationKeys;
+  const unsigned n = ch->mNumRotationKeys;
+  if (t <= k[0].mTime) return toQuat(k[0].mValue);
+  if (t >= k[n - 1].mTime) return toQuat(k[n - 1].mValue);
+  unsigned i = 0;
+  while (i + 1 < n && k[i + 1].mTime < t) ++i;
+  const double span = k[i + 1].mTime - k[i].mTime;
+  const double a = span > 0 ? (t - k[i].mTime) / span : 0.0;
+  return toQuat(k[i].mValue).slerp(a, toQuat(k[i + 1].mValue)).normalized();
+}
+
+// Channel values of a rotation as BVH "Zrotation Yrotation Xrotation" (degrees).
+Vec3 zyxDegrees(const Quat& q) {
+  const Vec3 e = q.toRotationMatrix().eulerAngles(2, 1, 0);  // R = Rz(e0) Ry(e1) Rx(e2)
+  return e * (180.0 / M_PI);
+}
+
+std::vector<MotionClip> clipsFromAnimations(const aiScene* scene, double scale, const std::string& path,
+                                            Diagnostics& diag) {
+  std::vector<MotionClip> clips;
+  if (!scene->mRootNode) return clips;
+  constexpr size_t kMaxFrames = 1'000'000;
+  for (unsigned a = 0; a < scene->mNumAnimations; ++a) {
+    const aiAnimation* anim = scene->mAnimations[a];
+    if (!anim || anim->mNumChannels == 0 || !anim->mChannels) continue;
+    // Animated nodes, and the lowest common ancestor of them all.
+    std::map<const aiNode*, const aiNodeAnim*> channelOf;
+    for (unsigned c = 0; c < anim->mNumChannels; ++c)
+      if (const aiNode* n = anim->mChannels[c] ? scene->mRootNode->FindNode(anim->mChannels[c]->mNodeName) : nullptr)
+        channelOf[n] = anim->mChannels[c];
+    if (channelOf.empty()) continue;
+    std::vector<std::vector<const aiNode*>> paths;
+    for (const auto& [node, ch] : channelOf) {
+      std::vector<const aiNode*> p;
+      for (const aiNode* n = node; n; n = n->mParent) p.push_back(n);
+      std::reverse(p.begin(), p.end());
+      paths.push_back(std::move(p));
+    }
+    size_t common = paths[0].size();
+    for (const auto& p : paths) {
+      size_t k = 0;
+      while (k < std::min(common, p.size()) && p[k] == paths[0][k]) ++k;
+      common = k;
+    }
+    std::set<const aiNode*> included;
+    for (const auto& p : paths)
+      for (size_t k = common - 1; k < p.size(); ++k) included.insert(p[k]);
+    const aiNode* root = paths[0][common - 1];
+    const Mat4 above = root->mParent ? globalMatrix(root->mParent) : Mat4::Identity();
+
+    MotionClip clip;
+    clip.name = sanitizeName(anim->mName.length ? anim->mName.C_Str() : std::filesystem::path(path).stem().string());
+    clip.unitScale = scale;
+    clip.units = "file";
+    std::vector<const aiNode*> nodes;
+    std::map<const aiNode*, int32_t> index;
+    std::vector<const aiNode*> stack{root};
+    while (!stack.empty()) {  // depth first: parents before children, subtrees contiguous
+      const aiNode* n = stack.back();
+      stack.pop_back();
+      if (!included.count(n)) continue;
+      ClipJoint j;
+      j.name = nodeName(n);
+      j.parent = n == root ? -1 : index.at(n->mParent);
+      j.channels = {Channel::Xposition, Channel::Yposition, Channel::Zposition,
+                    Channel::Zrotation, Channel::Yrotation, Channel::Xrotation};
+      j.firstChannel = 6 * int32_t(nodes.size());
+      index[n] = int32_t(nodes.size());
+      nodes.push_back(n);
+      clip.joints.push_back(std::move(j));
+      for (unsigned c = n->mNumChildren; c-- > 0;) stack.push_back(n->mChildren[c]);
+    }
+    // Per-node rest decomposition (translation, rotation, scale) and channel.
+    struct NodeRest {
+      Vec3 t, s;
+      Quat r;
+      const aiNodeAnim* channel;
+    };
+    std::vector<NodeRest> rest;
+    for (const aiNode* n : nodes) {
+      aiVector3D sc, pos;
+      aiQuaternion rot;
+      n->mTransformation.Decompose(sc, rot, pos);
+      const auto it = channelOf.find(n);
+      rest.push_back({toVec3(pos), toVec3(sc), toQuat(rot), it == channelOf.end() ? nullptr : it->second});
+    }
+    // The pose at time t (ticks; negative: the rest pose) as rigid local
+    // transforms: full affine globals (scales included, as FBX armatures
+    // often have them) reduced to rigid world transforms, then made relative
+    // to the parent. Joint positions come out exactly right, in file units.
+    auto pose = [&](double t) {
+      std::vector<Mat4> global(nodes.size());
+      std::vector<Transform> world(nodes.size()), local(nodes.size());
+      for (size_t j = 0; j < nodes.size(); ++j) {
+        const NodeRest& nr = rest[j];
+        const aiNodeAnim* ch = t >= 0 ? nr.channel : nullptr;
+        const Vec3 sc = ch ? sampleVector(ch->mScalingKeys, ch->mNumScalingKeys, t, nr.s) : nr.s;
+        Mat4 l = Mat4::Identity();
+        l.topLeftCorner<3, 3>() = sampleRotation(ch, t, nr.r).toRotationMatrix() * sc.asDiagonal();
+        l.topRightCorner<3, 1>() = ch ? sampleVector(ch->mPositionKeys, ch->mNumPositionKeys, t, nr.t) : nr.t;
+        global[j] = (j == 0 ? above : global[clip.joints[j].parent]) * l;
+        world[j] = rigidPart(global[j], 1.0);
+        local[j] = j == 0 ? world[j] : world[clip.joints[j].parent].inverse() * world[j];
+      }
+      return local;
+    };
+    const std::vector<Transform> restPose = pose(-1.0);
+    for (size_t j = 0; j < nodes.size(); ++j) clip.joints[j].offset = restPose[j].translation;
+
+    // Frame rate: the densest channel's key spacing (30 Hz if it cannot be told).
+    const double ticksPerSecond = anim->mTicksPerSecond > 0 ? anim->mTicksPerSecond : 25.0;
+    const double seconds = anim->mDuration / ticksPerSecond;
+    unsigned maxKeys = 0;
+    for (const auto& [node, ch] : channelOf) maxKeys = std::max({maxKeys, ch->mNumPositionKeys, ch->mNumRotationKeys});
+    double fps = maxKeys > 1 && seconds > 0 ? (maxKeys - 1) / seconds : 30.0;
+    fps = std::clamp(fps, 1.0, 240.0);
+    if (!std::isfinite(seconds) || seconds < 0 || seconds * fps > double(kMaxFrames)) {
+      diag.push_back({Severity::Warning, path + ": animation '" + clip.name + "' has an invalid duration; skipped"});
+      continue;
+    }
+    clip.frameTime = 1.0 / fps;
+    clip.frameCount = int32_t(std::floor(seconds * fps + 1e-9)) + 1;
+    clip.values.resize(size_t(clip.frameCount) * 6 * nodes.size());
+    for (int32_t f = 0; f < clip.frameCount; ++f) {
+      const std::vector<Transform> local = pose(std::min(f * clip.frameTime, seconds) * ticksPerSecond);
+      for (size_t j = 0; j < nodes.size(); ++j) {
+        double* v = clip.values.data() + size_t(f) * 6 * nodes.size() + 6 * j;
+        const Vec3 e = zyxDegrees(local[j].rotation);
+        v[0] = local[j].translation.x();
+        v[1] = local[j].translation.y();
+        v[2] = local[j].translation.z();
+        v[3] = e[0];
+        v[4] = e[1];
+        v[5] = e[2];
+      }
+    }
+    clip.validate(path);
+    clips.push_back(std::move(clip));
+  }
+  return clips;
+}
+
 std::string displayName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 }  // namespace
@@ -511,10 +676,8 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
     }
     r.meshes.push_back(std::move(m));
   }
-  if (r.empty() && r.assimp.animations == 0) throw InputError(path, "contains no triangle meshes");
-  if (scene->mNumAnimations > 0)
-    r.diagnostics.push_back({Severity::Info, path + ": " + std::to_string(scene->mNumAnimations) +
-                                                 " animation(s) not imported (motion clips are read from BVH)"});
+  r.clips = clipsFromAnimations(scene, opt.scale, path, r.diagnostics);
+  if (r.empty()) throw InputError(path, "contains no triangle meshes, skeleton or animation");
   progress.update(1.0, "done");
   return r;
 }

@@ -203,11 +203,11 @@ TEST(AssimpImport, AddToProjectKeepsFirstSkeleton) {
   Project p;
   Diagnostics d;
   const auto first = addToProject(p, importFile(model("FBX/huesitos.fbx")), d);
-  EXPECT_EQ(first.size(), 2u);  // mesh + skeleton
+  EXPECT_EQ(first.size(), 3u);  // mesh, skeleton, and the file's animation as a clip
   ASSERT_TRUE(p.skeleton.has_value());
   const Skeleton before = p.skeleton->skeleton;
   const auto second = addToProject(p, importFile(model("FBX/huesitos.fbx")), d);
-  EXPECT_EQ(second.size(), 1u);  // mesh only
+  EXPECT_EQ(second.size(), 2u);  // mesh and clip, no second skeleton
   EXPECT_EQ(p.meshes.size(), 2u);
   EXPECT_TRUE(p.skeleton->skeleton == before);
   ASSERT_FALSE(d.empty());

@@ -87,7 +87,7 @@ TEST(ProjectFile, SaveLoadSaveIsExact) {
   ASSERT_EQ(p.meshes.size(), 2u);
   ASSERT_TRUE(p.meshes[0].skin.has_value());
   ASSERT_TRUE(p.skeleton.has_value());
-  ASSERT_EQ(p.clips.size(), 1u);
+  ASSERT_EQ(p.clips.size(), 2u);  // huesitos.fbx's animation and 01_01.bvh
 
   const std::string a = dir.file("a.sinew"), b = dir.file("b.sinew");
   saveProject(p, a);
@@ -96,6 +96,7 @@ TEST(ProjectFile, SaveLoadSaveIsExact) {
   EXPECT_EQ(loaded.nextId, p.nextId);
   EXPECT_TRUE(loaded.meshes[0].skin == p.meshes[0].skin);
   EXPECT_TRUE(loaded.clips[0].clip == p.clips[0].clip);
+  EXPECT_TRUE(loaded.clips[1].clip == p.clips[1].clip);
   EXPECT_TRUE(loaded.skeleton == p.skeleton);
 
   saveProject(loaded, b);
@@ -120,7 +121,7 @@ TEST(ProjectFile, UnreferencedBlobsAreRemoved) {
   const size_t before = dataFiles(path).size();
   p.clips.clear();
   saveProject(p, path);
-  EXPECT_EQ(dataFiles(path).size(), before - 1);
+  EXPECT_EQ(dataFiles(path).size(), before - 2);  // the two clips' values
   EXPECT_TRUE(loadProject(path) == p);
   // Files that are not blobs are left alone.
   writeBytes(projectDataDir(path) + "/README.txt", "mine");
