@@ -2,6 +2,7 @@
 
 #include "geometry/Sdf.h"
 #include "geometry/SurfaceNets.h"
+#include "rig/BoneShapes.h"
 
 #include <vector>
 
@@ -153,6 +154,7 @@ Project makeHumanoidProject(const HumanoidOptions& options, const Progress& prog
   sk.id = p.allocateId();
   sk.name = "Michelin skeleton";
   sk.skeleton = makeHumanoidSkeleton(options);
+  assignDefaultBoneShapes(sk.skeleton, p.meshes[0].mesh);
   p.skeleton = std::move(sk);
   return p;
 }

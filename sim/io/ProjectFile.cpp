@@ -155,9 +155,22 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
   j["meshes"] = meshes;
   if (p.skeleton) {
     json joints = json::array();
-    for (const Joint& jt : p.skeleton->skeleton.joints)
-      joints.push_back({{"name", jt.name}, {"parent", jt.parent}, {"translation", vec3(jt.restLocal.translation)},
-                        {"rotation", quat(jt.restLocal.rotation)}});
+    for (const Joint& jt : p.skeleton->skeleton.joints) {
+      json o{{"name", jt.name},
+             {"parent", jt.parent},
+             {"translation", vec3(jt.restLocal.translation)},
+             {"rotation", quat(jt.restLocal.rotation)},
+             {"type", jointTypeName(jt.type)},
+             {"limits", {{"lower", vec3(jt.limits.lower)}, {"upper", vec3(jt.limits.upper)}}}};
+      if (jt.type == JointType::Hinge) o["hingeAxis"] = vec3(jt.hingeAxis);
+      const BoneShape& b = jt.bone;
+      if (b.kind == BoneShapeKind::Capsule)
+        o["bone"] = {{"shape", "capsule"}, {"start", vec3(b.start)}, {"end", vec3(b.end)}, {"radius", b.radius}};
+      else if (b.kind == BoneShapeKind::Box)
+        o["bone"] = {{"shape", "box"}, {"center", vec3(b.center)}, {"halfExtents", vec3(b.halfExtents)},
+                     {"orientation", quat(b.orientation)}};
+      joints.push_back(o);
+    }
     j["skeleton"] = {{"id", p.skeleton->id}, {"name", p.skeleton->name}, {"joints", joints}};
   }
   json clips = json::array();
@@ -183,6 +196,27 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
                                           {size_t(c.clip.frameCount), size_t(c.clip.channelCount())})}});
   }
   j["clips"] = clips;
+  json volumes = json::array();
+  for (const VolumeObject& v : p.volumes) {
+    json o{{"id", v.id}, {"name", v.name}, {"kind", volumeKindName(v.kind)}, {"bones", v.bones},
+           {"visible", v.visible}, {"surface", v.surface}};
+    const TetMesh& m = v.mesh;
+    o["nodes"] = blobs.add(m.nodes.empty() ? nullptr : m.nodes[0].data(), 3 * m.nodes.size(), {m.nodes.size(), 3});
+    o["tets"] = blobs.add(m.tets.empty() ? nullptr : m.tets[0].data(), 4 * m.tets.size(), {m.tets.size(), 4});
+    if (!m.region.empty()) o["region"] = blobs.add(m.region.data(), m.region.size(), {m.region.size()});
+    if (!v.fixedBone.empty()) o["fixedBone"] = blobs.add(v.fixedBone.data(), v.fixedBone.size(), {v.fixedBone.size()});
+    if (v.surface) {
+      const Embedding& e = v.embedding;
+      std::vector<int32_t> flags(e.extrapolated.begin(), e.extrapolated.end());
+      o["embedding"] = {{"tet", blobs.add(e.tet.data(), e.tet.size(), {e.tet.size()})},
+                        {"weights", blobs.add(e.weights.empty() ? nullptr : e.weights[0].data(), 4 * e.weights.size(),
+                                              {e.weights.size(), 4})},
+                        {"extrapolated", blobs.add(flags.data(), flags.size(), {flags.size()})}};
+    }
+    if (v.weights) o["weights"] = skinToJson(*v.weights, blobs);
+    volumes.push_back(o);
+  }
+  j["volumes"] = volumes;
   return j;
 }
 
@@ -249,6 +283,31 @@ Project projectFromJson(const json& j, const std::string& path) {
       const auto q = field<std::vector<double>>(jt, "rotation", ctx, path);
       if (q.size() != 4) throw InputError(path, ctx + ": 'rotation' must be a quaternion [w,x,y,z]");
       joint.restLocal.rotation = Quat(q[0], q[1], q[2], q[3]);
+      const std::string type = jt.value("type", "ball");
+      if (type == "ball") joint.type = JointType::Ball;
+      else if (type == "hinge") joint.type = JointType::Hinge;
+      else if (type == "fixed") joint.type = JointType::Fixed;
+      else throw InputError(path, ctx + ": unknown joint type '" + type + "'");
+      if (jt.contains("hingeAxis")) joint.hingeAxis = readVec3(jt, "hingeAxis", ctx, path);
+      if (jt.contains("limits")) {
+        joint.limits.lower = readVec3(jt.at("limits"), "lower", ctx + " limits", path);
+        joint.limits.upper = readVec3(jt.at("limits"), "upper", ctx + " limits", path);
+      }
+      if (jt.contains("bone")) {
+        const json& b = jt.at("bone");
+        const std::string shape = field<std::string>(b, "shape", ctx + " bone", path);
+        if (shape == "capsule") {
+          joint.bone = BoneShape::capsule(readVec3(b, "start", ctx, path), readVec3(b, "end", ctx, path),
+                                          field<double>(b, "radius", ctx + " bone", path));
+        } else if (shape == "box") {
+          const auto o = field<std::vector<double>>(b, "orientation", ctx + " bone", path);
+          if (o.size() != 4) throw InputError(path, ctx + ": bone 'orientation' must be a quaternion [w,x,y,z]");
+          joint.bone = BoneShape::box(readVec3(b, "center", ctx, path), readVec3(b, "halfExtents", ctx, path),
+                                      Quat(o[0], o[1], o[2], o[3]));
+        } else {
+          throw InputError(path, ctx + ": unknown bone shape '" + shape + "'");
+        }
+      }
       so.skeleton.joints.push_back(joint);
     }
     p.skeleton = std::move(so);
@@ -282,6 +341,47 @@ Project projectFromJson(const json& j, const std::string& path) {
     o.clip.values = blobs.read<double>(field<json>(c, "values", ctx, path), std::max(column, 1), ctx + " values");
     p.clips.push_back(std::move(o));
   }
+  if (j.contains("volumes"))
+    for (const json& v : j.at("volumes")) {
+      VolumeObject o;
+      o.id = field<ObjectId>(v, "id", "volume", path);
+      o.name = field<std::string>(v, "name", "volume", path);
+      const std::string ctx = "volume '" + o.name + "'";
+      const std::string kind = field<std::string>(v, "kind", ctx, path);
+      if (kind == "cage") o.kind = VolumeKind::Cage;
+      else if (kind == "conforming") o.kind = VolumeKind::Conforming;
+      else throw InputError(path, ctx + ": unknown kind '" + kind + "'");
+      o.bones = field<std::vector<std::string>>(v, "bones", ctx, path);
+      o.visible = v.value("visible", true);
+      o.surface = v.value("surface", ObjectId(0));
+      const auto nodes = blobs.read<double>(field<json>(v, "nodes", ctx, path), 3, ctx + " nodes");
+      const auto tets = blobs.read<int32_t>(field<json>(v, "tets", ctx, path), 4, ctx + " tets");
+      o.mesh.nodes.resize(nodes.size() / 3);
+      if (!nodes.empty()) std::memcpy(static_cast<void*>(o.mesh.nodes.data()), nodes.data(), nodes.size() * sizeof(double));
+      o.mesh.tets.resize(tets.size() / 4);
+      if (!tets.empty()) std::memcpy(o.mesh.tets.data(), tets.data(), tets.size() * sizeof(int32_t));
+      if (v.contains("region")) o.mesh.region = blobs.read<int32_t>(v.at("region"), 1, ctx + " region");
+      if (v.contains("fixedBone")) o.fixedBone = blobs.read<int32_t>(v.at("fixedBone"), 1, ctx + " fixed nodes");
+      if (v.contains("embedding")) {
+        const json& e = v.at("embedding");
+        o.embedding.tet = blobs.read<int32_t>(field<json>(e, "tet", ctx, path), 1, ctx + " embedding tets");
+        const auto w = blobs.read<double>(field<json>(e, "weights", ctx, path), 4, ctx + " embedding weights");
+        o.embedding.weights.resize(w.size() / 4);
+        if (!w.empty()) std::memcpy(o.embedding.weights.data(), w.data(), w.size() * sizeof(double));
+        for (int32_t f : blobs.read<int32_t>(field<json>(e, "extrapolated", ctx, path), 1, ctx + " embedding flags"))
+          o.embedding.extrapolated.push_back(f ? 1 : 0);
+      }
+      if (v.contains("weights")) {
+        const json& s = v.at("weights");
+        SkinWeights w;
+        w.bones = field<std::vector<std::string>>(s, "bones", ctx + " weights", path);
+        w.offsets = blobs.read<int32_t>(field<json>(s, "offsets", ctx, path), 1, ctx + " weight offsets");
+        w.bone = blobs.read<int32_t>(field<json>(s, "bone", ctx, path), 1, ctx + " weight bones");
+        w.weight = blobs.read<double>(field<json>(s, "weight", ctx, path), 1, ctx + " weights");
+        o.weights = std::move(w);
+      }
+      p.volumes.push_back(std::move(o));
+    }
   p.validate(path);
   return p;
 }
@@ -316,6 +416,13 @@ void migrate1to2(json& j) {
   j["version"] = 2;
 }
 
+// Version 2 had no joint types, limits, bone shapes or volumes: the defaults
+// (ball joints, no limits, no bone shapes, no volumes) are what it meant.
+void migrate2to3(json& j) {
+  if (!j.contains("volumes")) j["volumes"] = json::array();
+  j["version"] = 3;
+}
+
 json parseDocument(const std::string& path) {
   const std::string text = readFileChecked(path);
   json j;
@@ -348,6 +455,10 @@ Project loadProject(const std::string& path, Diagnostics* outNotes) {
       if (!j.contains("meshes")) j["meshes"] = json::array();
       migrate1to2(j);
       if (outNotes) outNotes->push_back({Severity::Info, path + ": migrated project format 1 -> 2"});
+    }
+    if (j.at("version").get<int>() < 3) {
+      migrate2to3(j);
+      if (outNotes) outNotes->push_back({Severity::Info, path + ": migrated project format 2 -> 3"});
     }
     return projectFromJson(j, path);
   } catch (const json::exception& e) {

@@ -20,7 +20,7 @@
 
 namespace sinew {
 
-constexpr int kProjectFormatVersion = 2;
+constexpr int kProjectFormatVersion = 3;
 constexpr const char* kProjectFormatName = "sinew-project";
 constexpr const char* kProjectExtension = ".sinew";
 

@@ -29,8 +29,18 @@ ClipObject* Project::findClip(ObjectId id) {
 }
 const ClipObject* Project::findClip(ObjectId id) const { return const_cast<Project*>(this)->findClip(id); }
 
+const char* volumeKindName(VolumeKind k) { return k == VolumeKind::Cage ? "cage" : "conforming"; }
+
+VolumeObject* Project::findVolume(ObjectId id) {
+  for (VolumeObject& v : volumes)
+    if (v.id == id) return &v;
+  return nullptr;
+}
+const VolumeObject* Project::findVolume(ObjectId id) const { return const_cast<Project*>(this)->findVolume(id); }
+
 std::string Project::objectName(ObjectId id) const {
   if (const MeshObject* m = findMesh(id)) return m->name;
+  if (const VolumeObject* v = findVolume(id)) return v->name;
   if (const ClipObject* c = findClip(id)) return c->clip.name;
   if (skeleton && skeleton->id == id) return skeleton->name;
   return {};
@@ -57,6 +67,34 @@ void Project::validate(const std::string& context) const {
   for (const ClipObject& c : clips) {
     claim(c.id, "clip '" + c.clip.name + "'");
     c.clip.validate(context + ": clip '" + c.clip.name + "'");
+  }
+  for (const VolumeObject& v : volumes) {
+    const std::string what = "volume '" + v.name + "'";
+    claim(v.id, what);
+    const auto nn = int64_t(v.mesh.nodeCount()), nb = int64_t(v.bones.size());
+    for (const Vec3& p : v.mesh.nodes)
+      if (!p.allFinite()) throw InputError(context, what + " has a non-finite node position");
+    for (const Tet& t : v.mesh.tets)
+      for (int32_t n : t)
+        if (n < 0 || n >= nn) throw InputError(context, what + " has a tet node index out of range");
+    if (!v.mesh.region.empty() && v.mesh.region.size() != v.mesh.tetCount())
+      throw InputError(context, what + ": region list does not match the tets");
+    for (int32_t r : v.mesh.region)
+      if (r < -1 || r >= nb) throw InputError(context, what + " has a tet region out of range");
+    if (!v.fixedBone.empty() && int64_t(v.fixedBone.size()) != nn)
+      throw InputError(context, what + ": fixed-node list does not match the nodes");
+    for (int32_t b : v.fixedBone)
+      if (b < -1 || b >= nb) throw InputError(context, what + " has a fixed node with an unknown bone");
+    if (v.surface) {
+      const MeshObject* m = findMesh(v.surface);
+      if (!m) throw InputError(context, what + " embeds a mesh that is not in the project");
+      if (v.embedding.vertexCount() != m->mesh.vertexCount() || v.embedding.weights.size() != v.embedding.vertexCount() ||
+          v.embedding.extrapolated.size() != v.embedding.vertexCount())
+        throw InputError(context, what + ": embedding does not match mesh '" + m->name + "'");
+      for (int32_t t : v.embedding.tet)
+        if (t < 0 || size_t(t) >= v.mesh.tetCount()) throw InputError(context, what + ": embedding refers to a missing tet");
+    }
+    if (v.weights) v.weights->validate(context + ": " + what + " weights", v.mesh.nodeCount());
   }
 }
 

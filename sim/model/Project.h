@@ -7,6 +7,7 @@
 #include "model/MotionClip.h"
 #include "model/Skeleton.h"
 #include "model/SkinWeights.h"
+#include "volume/TetMesh.h"
 
 #include <optional>
 #include <string>
@@ -43,21 +44,45 @@ struct ClipObject {
   bool operator==(const ClipObject&) const = default;
 };
 
+// A volumetric model of the character: the coarse cage of Liu et al. 2013
+// (fixed nodes inside bone shapes) or the conforming mesh with one region per
+// bone of Li et al. 2019; the embedding of a surface mesh in it; and the
+// skinning weights of its nodes.
+enum class VolumeKind : uint8_t { Cage, Conforming };
+const char* volumeKindName(VolumeKind k);
+
+struct VolumeObject {
+  ObjectId id = 0;
+  std::string name;
+  VolumeKind kind = VolumeKind::Cage;
+  TetMesh mesh;                        // region[] index into `bones` (conforming)
+  std::vector<std::string> bones;      // the skeleton joints whose bones this volume knows, by name
+  std::vector<int32_t> fixedBone;      // (nNodes) index into `bones` of the bone holding the node, or -1
+  ObjectId surface = 0;                // the embedded surface mesh (0: none)
+  Embedding embedding;                 // of that mesh's vertices
+  std::optional<SkinWeights> weights;  // per node; bone names as in `bones`
+  bool visible = true;
+  bool operator==(const VolumeObject&) const = default;
+};
+
 struct Project {
   std::string name = "Untitled";
   ObjectId nextId = 1;
   std::vector<MeshObject> meshes;
   std::optional<SkeletonObject> skeleton;  // the character's skeleton (one per project)
   std::vector<ClipObject> clips;
+  std::vector<VolumeObject> volumes;
 
   ObjectId allocateId() { return nextId++; }
   Aabb bounds() const;                     // of the visible meshes and the skeleton
-  size_t objectCount() const { return meshes.size() + (skeleton ? 1 : 0) + clips.size(); }
+  size_t objectCount() const { return meshes.size() + (skeleton ? 1 : 0) + clips.size() + volumes.size(); }
 
   MeshObject* findMesh(ObjectId id);
   const MeshObject* findMesh(ObjectId id) const;
   ClipObject* findClip(ObjectId id);
   const ClipObject* findClip(ObjectId id) const;
+  VolumeObject* findVolume(ObjectId id);
+  const VolumeObject* findVolume(ObjectId id) const;
   // Name of object `id` or "" if there is none.
   std::string objectName(ObjectId id) const;
 

@@ -2,9 +2,26 @@
 
 #include "core/Error.h"
 
+#include <cmath>
 #include <set>
 
 namespace sinew {
+
+const char* jointTypeName(JointType t) {
+  switch (t) {
+    case JointType::Ball: return "ball";
+    case JointType::Hinge: return "hinge";
+    case JointType::Fixed: return "fixed";
+  }
+  return "?";
+}
+
+std::vector<int32_t> Skeleton::bones() const {
+  std::vector<int32_t> b;
+  for (size_t i = 0; i < joints.size(); ++i)
+    if (joints[i].bone.kind != BoneShapeKind::None) b.push_back(int32_t(i));
+  return b;
+}
 
 int32_t Skeleton::find(std::string_view name) const {
   for (size_t i = 0; i < joints.size(); ++i)
@@ -50,6 +67,15 @@ void Skeleton::validate(const std::string& context) const {
       throw InputError(context, "joint '" + j.name + "' has invalid parent index " + std::to_string(j.parent));
     if (!j.restLocal.translation.allFinite() || !j.restLocal.rotation.coeffs().allFinite())
       throw InputError(context, "joint '" + j.name + "' has a non-finite rest transform");
+    if (!j.hingeAxis.allFinite() || std::abs(j.hingeAxis.norm() - 1.0) > 1e-6)
+      throw InputError(context, "joint '" + j.name + "' has a hinge axis that is not a unit vector");
+    if (!(j.limits.lower.array() <= j.limits.upper.array()).all())
+      throw InputError(context, "joint '" + j.name + "' has a lower limit above its upper limit");
+    const BoneShape& b = j.bone;
+    if (b.kind == BoneShapeKind::Capsule && !(b.radius > 0 && b.start.allFinite() && b.end.allFinite()))
+      throw InputError(context, "joint '" + j.name + "' has an invalid capsule bone shape");
+    if (b.kind == BoneShapeKind::Box && !((b.halfExtents.array() > 0).all() && b.center.allFinite()))
+      throw InputError(context, "joint '" + j.name + "' has an invalid box bone shape");
   }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/Types.h"
+#include "model/BoneShape.h"
 
 #include <string>
 #include <string_view>
@@ -9,13 +10,30 @@
 
 namespace sinew {
 
+enum class JointType : uint8_t { Ball, Hinge, Fixed };
+const char* jointTypeName(JointType t);
+
+// Rotation limits of a joint relative to its parent, in radians, on the
+// joint's local X, Y, Z Euler angles (ball) or about the hinge axis (hinge:
+// only x is used). Defaults allow everything.
+struct JointLimits {
+  Vec3 lower = Vec3::Constant(-M_PI);
+  Vec3 upper = Vec3::Constant(M_PI);
+  bool operator==(const JointLimits&) const = default;
+};
+
 struct Joint {
   std::string name;
   int32_t parent = -1;   // index into Skeleton::joints; parents precede children; -1 for a root
   Transform restLocal;   // rest transform relative to the parent joint (world for a root), metres
+  JointType type = JointType::Ball;
+  Vec3 hingeAxis = Vec3::UnitX();  // joint-local unit axis of a hinge
+  JointLimits limits;
+  BoneShape bone;        // the bone this joint owns (see BoneShape.h)
   bool operator==(const Joint& o) const {
     return name == o.name && parent == o.parent && restLocal.translation == o.restLocal.translation &&
-           restLocal.rotation.coeffs() == o.restLocal.rotation.coeffs();
+           restLocal.rotation.coeffs() == o.restLocal.rotation.coeffs() && type == o.type &&
+           hingeAxis == o.hingeAxis && limits == o.limits && bone == o.bone;
   }
 };
 
@@ -32,6 +50,8 @@ struct Skeleton {
   std::vector<Transform> worldRest() const;
   // World rest positions of the joints (nJoints).
   std::vector<Vec3> restPositions() const;
+  // Joints that own a bone shape, in joint order (the bones of the rig).
+  std::vector<int32_t> bones() const;
   // Throws InputError(context, ...) on an out-of-order parent, a cycle, or a duplicate/empty name.
   void validate(const std::string& context) const;
   bool operator==(const Skeleton&) const = default;

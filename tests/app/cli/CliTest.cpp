@@ -1,6 +1,7 @@
 // sinew-cli end to end: runs the real binary and checks exit codes, stdout
 // (text and JSON) and the one-line error messages on stderr.
 #include "TestUtil.h"
+#include "io/ProjectFile.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -116,7 +117,7 @@ TEST(CliImport, ImportThenProjectInfo) {
   const ProcessResult info = cli(dir, {"project-info", "--json", p});
   ASSERT_EQ(info.exitCode, 0) << info.err;
   const json j = parseJson(info);
-  EXPECT_EQ(j["formatVersion"], 2);
+  EXPECT_EQ(j["formatVersion"], kProjectFormatVersion);
   EXPECT_EQ(j["name"], "p");
   ASSERT_EQ(j["meshes"].size(), 1u);
   EXPECT_EQ(j["meshes"][0]["vertices"], 8);
@@ -131,7 +132,7 @@ TEST(CliImport, ImportThenProjectInfo) {
 
   const ProcessResult text = cli(dir, {"project-info", p});
   ASSERT_EQ(text.exitCode, 0) << text.err;
-  EXPECT_NE(text.out.find("(format version 2)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(format version " + std::to_string(kProjectFormatVersion) + ")"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("8 vertices, 12 faces"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("clip '01_01': 2752 frames"), std::string::npos) << text.out;
 }

@@ -280,8 +280,11 @@ TEST(ProjectFile, Version1IsMigrated) {
   EXPECT_EQ(m.id, 1u);
   EXPECT_EQ(p.skeleton->id, 2u);
   EXPECT_EQ(p.nextId, 3u);
-  ASSERT_EQ(notes.size(), 1u);
+  ASSERT_EQ(notes.size(), 2u);  // every step, in order
   EXPECT_NE(notes[0].message.find("migrated project format 1 -> 2"), std::string::npos);
+  EXPECT_NE(notes[1].message.find("migrated project format 2 -> 3"), std::string::npos);
+  EXPECT_TRUE(p.volumes.empty());
+  EXPECT_EQ(p.skeleton->skeleton.joints[1].type, JointType::Ball) << "version 2 had only ball joints";
   // Loading did not touch the file; saving writes the current version.
   EXPECT_EQ(projectFileVersion(path), 1);
   saveProject(p, path);
@@ -289,6 +292,66 @@ TEST(ProjectFile, Version1IsMigrated) {
   Diagnostics none;
   EXPECT_TRUE(loadProject(path, &none) == p);
   EXPECT_TRUE(none.empty());
+}
+
+// Version 3 content: joint types, limits, bone shapes, a volume with regions,
+// fixed nodes, an embedding and node weights survive a save and load exactly.
+TEST(ProjectFile, RigContentRoundTrips) {
+  const TempDir dir;
+  Project p;
+  MeshObject m;
+  m.id = p.allocateId();
+  m.name = "tri";
+  m.mesh.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+  m.mesh.triangles = {{0, 1, 2}};
+  p.meshes.push_back(m);
+  SkeletonObject s;
+  s.id = p.allocateId();
+  s.name = "sk";
+  Joint a;
+  a.name = "A";
+  a.type = JointType::Fixed;
+  a.bone = BoneShape::capsule({0, 0, 0}, {0, 1, 0}, 0.1);
+  Joint b;
+  b.name = "B";
+  b.parent = 0;
+  b.restLocal.translation = {0, 1, 0};
+  b.type = JointType::Hinge;
+  b.hingeAxis = Vec3(0, 0, 1);
+  b.limits.lower = {-0.5, -0.1, -0.2};
+  b.limits.upper = {2.0, 0.1, 0.2};
+  b.bone = BoneShape::box({0, 0.2, 0}, {0.1, 0.2, 0.05}, Quat(Eigen::AngleAxisd(0.3, Vec3::UnitY())));
+  s.skeleton.joints = {a, b};
+  p.skeleton = s;
+  VolumeObject v;
+  v.id = p.allocateId();
+  v.name = "cage";
+  v.kind = VolumeKind::Conforming;
+  v.mesh.nodes = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+  v.mesh.tets = {{0, 1, 2, 3}, {1, 2, 3, 4}};
+  v.mesh.region = {-1, 1};
+  v.bones = {"A", "B"};
+  v.fixedBone = {0, -1, -1, 1, 1};
+  v.surface = m.id;
+  v.embedding.tet = {0, 0, 1};
+  v.embedding.weights = {{{1, 0, 0, 0}}, {{0, 1, 0, 0}}, {{0.25, 0.25, 0.25, 0.25}}};
+  v.embedding.extrapolated = {0, 0, 1};
+  SkinWeights w;
+  w.bones = {"A", "B"};
+  w.offsets = {0, 1, 2, 3, 5, 6};
+  w.bone = {0, 0, 1, 0, 1, 1};
+  w.weight = {1, 1, 1, 0.5, 0.5, 1};
+  v.weights = w;
+  p.volumes.push_back(v);
+  ASSERT_NO_THROW(p.validate("rig"));
+  const std::string path = dir.file("rig.sinew");
+  saveProject(p, path);
+  const Project back = loadProject(path);
+  EXPECT_TRUE(back == p);
+  EXPECT_TRUE(back.skeleton->skeleton.joints[1] == b);
+  EXPECT_TRUE(back.volumes[0] == v);
+  saveProject(back, dir.file("again.sinew"));
+  EXPECT_EQ(readBytes(path), readBytes(dir.file("again.sinew")));
 }
 
 TEST(ProjectFile, CorruptedBlobIsNamed) {
