@@ -17,13 +17,16 @@ const char* displayModeName(DisplayMode m) {
 struct Renderer::GpuMesh {
   GLuint vao = 0, vbo = 0, ibo = 0, highlightIbo = 0;
   GLsizei indexCount = 0, highlightCount = 0;
+  GLuint colorVbo = 0;
   uint64_t revision = ~uint64_t(0);
+  uint64_t colorRevision = ~uint64_t(0);
+  bool hasColors = false;
   size_t highlightHash = 0;
   bool usedThisFrame = false;
   ~GpuMesh() {
     if (vao) glDeleteVertexArrays(1, &vao);
-    GLuint b[3] = {vbo, ibo, highlightIbo};
-    glDeleteBuffers(3, b);
+    GLuint b[4] = {vbo, ibo, highlightIbo, colorVbo};
+    glDeleteBuffers(4, b);
   }
 };
 
@@ -94,6 +97,7 @@ Renderer::GpuMesh& Renderer::upload(const MeshItem& item) {
       glGenBuffers(1, &g.vbo);
       glGenBuffers(1, &g.ibo);
       glGenBuffers(1, &g.highlightIbo);
+      glGenBuffers(1, &g.colorVbo);
     }
     glBindVertexArray(g.vao);
     glBindBuffer(GL_ARRAY_BUFFER, g.vbo);
@@ -109,7 +113,30 @@ Renderer::GpuMesh& Renderer::upload(const MeshItem& item) {
     g.indexCount = GLsizei(3 * m.triangles.size());
     g.revision = item.revision;
     g.highlightHash = ~size_t(0);
+    g.colorRevision = ~uint64_t(0);
     ++stats_.meshUploads;
+  }
+  // Per-vertex colours, expanded to the triangle corners like the positions.
+  const bool wantColors = item.vertexColors && item.vertexColors->size() == item.mesh->vertexCount();
+  if (wantColors && g.colorRevision != item.colorRevision) {
+    const TriMesh& m = *item.mesh;
+    std::vector<float> colors(9 * m.triangleCount());
+    for (size_t t = 0; t < m.triangleCount(); ++t)
+      for (int c = 0; c < 3; ++c)
+        for (int k = 0; k < 3; ++k) colors[9 * t + 3 * c + k] = (*item.vertexColors)[size_t(m.triangles[t][c])][k];
+    glBindVertexArray(g.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, g.colorVbo);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(colors.size() * sizeof(float)), colors.data(), GL_DYNAMIC_DRAW);
+    glVertexAttribPointer(2, 3, GL_FLOAT, GL_FALSE, 3 * sizeof(float), nullptr);
+    glBindVertexArray(0);
+    g.colorRevision = item.colorRevision;
+  }
+  if (wantColors != g.hasColors) {
+    glBindVertexArray(g.vao);
+    if (wantColors) glEnableVertexAttribArray(2);
+    else glDisableVertexAttribArray(2);
+    glBindVertexArray(0);
+    g.hasColors = wantColors;
   }
   // Highlighted faces get their own index buffer (re-filled when the set changes).
   size_t h = item.highlightFaces.size();
@@ -265,11 +292,15 @@ void Renderer::render(const FrameScene& scene, const Camera& camera, const ViewS
     if (settings.mode == DisplayMode::Shaded) {
       meshProgram_.set("uLit", 1);
       meshProgram_.set("uXray", 0);
+      meshProgram_.set("uVertexColors", g.hasColors ? 1 : 0);
+      if (!item.doubleSided) glEnable(GL_CULL_FACE);
       meshProgram_.set("uColor", Eigen::Vector4f(item.color.x(), item.color.y(), item.color.z(), 1.0f));
       glEnable(GL_POLYGON_OFFSET_FILL);
       glPolygonOffset(1.0f, 1.0f);
       glDrawElements(GL_TRIANGLES, g.indexCount, GL_UNSIGNED_INT, nullptr);
       glDisable(GL_POLYGON_OFFSET_FILL);
+      glDisable(GL_CULL_FACE);
+      meshProgram_.set("uVertexColors", 0);
     }
     if (settings.mode == DisplayMode::Wireframe || item.selected) {
       // Wire over the surface (shaded, selected) or alone (wireframe mode).
@@ -307,6 +338,7 @@ void Renderer::render(const FrameScene& scene, const Camera& camera, const ViewS
     meshProgram_.use();
     meshProgram_.set("uLit", 1);
     meshProgram_.set("uXray", 1);
+    meshProgram_.set("uVertexColors", 0);
     for (const MeshItem& item : scene.meshes) {
       if (!item.mesh || item.mesh->triangles.empty()) continue;
       GpuMesh& g = upload(item);

@@ -42,6 +42,11 @@ struct MeshItem {
   bool selected = false;
   std::vector<int32_t> highlightFaces;  // drawn in red (problem faces)
   std::vector<Edge> highlightEdges;     // drawn as orange lines (open / non-manifold edges)
+  // Optional per-vertex colours (nVertices; heat maps, regions) replacing
+  // `color`; re-uploaded when colorRevision changes.
+  const std::vector<Vec3f>* vertexColors = nullptr;
+  uint64_t colorRevision = 0;
+  bool doubleSided = true;  // back faces drawn darker (false: culled)
 };
 
 // Line segments (vertex pairs) with per-vertex colours.

@@ -54,6 +54,13 @@ void RemoveObjectCommand::redo() {
         p.clips.erase(p.clips.begin() + long(i));
         return;
       }
+    for (size_t i = 0; i < p.volumes.size(); ++i)
+      if (p.volumes[i].id == id_) {
+        index_ = int(i);
+        volume_ = std::move(p.volumes[i]);
+        p.volumes.erase(p.volumes.begin() + long(i));
+        return;
+      }
     if (p.skeleton && p.skeleton->id == id_) {
       skeleton_ = std::move(p.skeleton);
       p.skeleton.reset();
@@ -65,9 +72,11 @@ void RemoveObjectCommand::undo() {
   doc_->mutate(id_, Document::Change::Structure, [&](Project& p) {
     if (mesh_) p.meshes.insert(p.meshes.begin() + std::min<long>(index_, long(p.meshes.size())), std::move(*mesh_));
     if (clip_) p.clips.insert(p.clips.begin() + std::min<long>(index_, long(p.clips.size())), std::move(*clip_));
+    if (volume_) p.volumes.insert(p.volumes.begin() + std::min<long>(index_, long(p.volumes.size())), std::move(*volume_));
     if (skeleton_) p.skeleton = std::move(skeleton_);
     mesh_.reset();
     clip_.reset();
+    volume_.reset();
     skeleton_.reset();
   });
 }
@@ -113,6 +122,78 @@ void TransformMeshCommand::redo() {
 void TransformMeshCommand::undo() {
   doc_->mutate(id_, Document::Change::Geometry, [&](Project& p) {
     if (MeshObject* m = p.findMesh(id_)) m->mesh.positions = before_;
+  });
+}
+
+SkeletonEditCommand::SkeletonEditCommand(Document* doc, Skeleton after, const QString& text, int dragSerial)
+    : QUndoCommand(text),
+      doc_(doc),
+      before_(doc->project().skeleton ? doc->project().skeleton->skeleton : Skeleton{}),
+      after_(std::move(after)),
+      dragSerial_(dragSerial) {}
+
+void SkeletonEditCommand::redo() {
+  const ObjectId id = doc_->project().skeleton ? doc_->project().skeleton->id : 0;
+  doc_->mutate(id, Document::Change::Geometry, [&](Project& p) {
+    if (p.skeleton) p.skeleton->skeleton = after_;
+  });
+}
+
+void SkeletonEditCommand::undo() {
+  const ObjectId id = doc_->project().skeleton ? doc_->project().skeleton->id : 0;
+  doc_->mutate(id, Document::Change::Geometry, [&](Project& p) {
+    if (p.skeleton) p.skeleton->skeleton = before_;
+  });
+}
+
+bool SkeletonEditCommand::mergeWith(const QUndoCommand* other) {
+  const auto* o = dynamic_cast<const SkeletonEditCommand*>(other);
+  if (!o || !dragSerial_ || o->dragSerial_ != dragSerial_) return false;
+  after_ = o->after_;
+  return true;
+}
+
+SetWeightsCommand::SetWeightsCommand(Document* doc, ObjectId mesh, std::optional<SkinWeights> meshWeights,
+                                     ObjectId volume, std::optional<SkinWeights> volumeWeights, const QString& text)
+    : QUndoCommand(text),
+      doc_(doc),
+      mesh_(mesh),
+      volume_(volume),
+      meshWeights_(std::move(meshWeights)),
+      volumeWeights_(std::move(volumeWeights)) {}
+
+void SetWeightsCommand::swap() {
+  doc_->mutate(mesh_, Document::Change::Object, [&](Project& p) {
+    if (MeshObject* m = p.findMesh(mesh_)) std::swap(m->skin, meshWeights_);
+    if (VolumeObject* v = p.findVolume(volume_)) std::swap(v->weights, volumeWeights_);
+  });
+}
+void SetWeightsCommand::redo() { swap(); }
+void SetWeightsCommand::undo() { swap(); }
+
+SetVolumeCommand::SetVolumeCommand(Document* doc, VolumeObject volume, const QString& text)
+    : QUndoCommand(text), doc_(doc), incoming_(std::move(volume)) {}
+
+void SetVolumeCommand::redo() {
+  doc_->mutate(incoming_.id, Document::Change::Structure, [&](Project& p) {
+    if (VolumeObject* v = p.findVolume(incoming_.id)) {
+      previous_ = *v;
+      *v = incoming_;
+    } else {
+      previous_.reset();
+      p.volumes.push_back(incoming_);
+    }
+    p.nextId = std::max(p.nextId, incoming_.id + 1);
+  });
+}
+
+void SetVolumeCommand::undo() {
+  doc_->mutate(incoming_.id, Document::Change::Structure, [&](Project& p) {
+    if (previous_) {
+      if (VolumeObject* v = p.findVolume(incoming_.id)) *v = *previous_;
+    } else {
+      std::erase_if(p.volumes, [&](const VolumeObject& v) { return v.id == incoming_.id; });
+    }
   });
 }
 

@@ -41,6 +41,7 @@ class RemoveObjectCommand : public QUndoCommand {
   std::optional<MeshObject> mesh_;
   std::optional<SkeletonObject> skeleton_;
   std::optional<ClipObject> clip_;
+  std::optional<VolumeObject> volume_;
 };
 
 // Sets one property of one object through a setter; merges consecutive
@@ -78,6 +79,52 @@ class TransformMeshCommand : public QUndoCommand {
   std::vector<Vec3> before_;
   double scale_;
   Vec3 pivot_, translation_;
+};
+
+// Replaces the skeleton (joints, bone shapes, types) by an edited copy: every
+// skeleton authoring tool is one of these. Consecutive edits with the same
+// non-zero `dragSerial` merge into one undo step (a joint drag).
+class SkeletonEditCommand : public QUndoCommand {
+ public:
+  SkeletonEditCommand(Document* doc, Skeleton after, const QString& text, int dragSerial = 0);
+  void redo() override;
+  void undo() override;
+  int id() const override { return dragSerial_ ? 1002 : -1; }
+  bool mergeWith(const QUndoCommand* other) override;
+
+ private:
+  Document* doc_;
+  Skeleton before_, after_;
+  int dragSerial_;
+};
+
+// Replaces a mesh's skinning weights (a paint stroke, a weight solve), and
+// optionally the node weights of a volume along with them.
+class SetWeightsCommand : public QUndoCommand {
+ public:
+  SetWeightsCommand(Document* doc, ObjectId mesh, std::optional<SkinWeights> meshWeights, ObjectId volume,
+                    std::optional<SkinWeights> volumeWeights, const QString& text);
+  void redo() override;
+  void undo() override;
+
+ private:
+  void swap();
+  Document* doc_;
+  ObjectId mesh_, volume_;
+  std::optional<SkinWeights> meshWeights_, volumeWeights_;
+};
+
+// Adds a volume object, or replaces the one with the same id.
+class SetVolumeCommand : public QUndoCommand {
+ public:
+  SetVolumeCommand(Document* doc, VolumeObject volume, const QString& text);
+  void redo() override;
+  void undo() override;
+
+ private:
+  Document* doc_;
+  VolumeObject incoming_;
+  std::optional<VolumeObject> previous_;  // the replaced volume; empty if the volume was added
 };
 
 }  // namespace sinew::app

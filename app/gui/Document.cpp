@@ -19,6 +19,7 @@ void Document::reset(Project project, const QString& path, bool modified) {
   undo_.clear();
   reports_.clear();
   for (const MeshObject& m : project_.meshes) revisions_[m.id] = nextRevision_++;
+  for (const VolumeObject& v : project_.volumes) revisions_[v.id] = nextRevision_++;
   path_ = path;
   forcedDirty_ = modified;
   emit structureChanged();
@@ -53,13 +54,18 @@ void Document::setMeshReport(ObjectId id, MeshReport report) {
 }
 
 void Document::announce(ObjectId id, Change change) {
-  if (change == Change::Geometry) {
+  // Revisions tell caches (GPU buffers, picking trees, volume geometry) that
+  // an object's data changed: on a geometry change, and on a structural one
+  // for the object named (a volume replaced in place) and for new objects.
+  if (change == Change::Geometry || (change == Change::Structure && id != 0)) {
     revisions_[id] = nextRevision_++;
     reports_.erase(id);
   }
   if (change == Change::Structure) {
     for (const MeshObject& m : project_.meshes)
       if (!revisions_.count(m.id)) revisions_[m.id] = nextRevision_++;
+    for (const VolumeObject& v : project_.volumes)
+      if (!revisions_.count(v.id)) revisions_[v.id] = nextRevision_++;
     emit structureChanged();
   } else {
     emit objectChanged(id);

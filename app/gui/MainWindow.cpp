@@ -4,6 +4,8 @@
 #include "io/AssimpImport.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
+#include "rig/BoneShapes.h"
+#include "rig/SkeletonEdit.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -14,6 +16,10 @@
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QScrollArea>
+#include <QToolButton>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -109,8 +115,10 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
   layout->addWidget(viewport_, 1);
   setCentralWidget(central);
 
+  rig_ = new RigController(&doc_, viewport_, &log_, this);
   buildActions();
   buildDocks();
+  buildRig();
   buildMenus();
   buildPlaybackBar();
   layout->addWidget(findChild<QToolBar*>("playbackBar"));
@@ -207,7 +215,10 @@ void MainWindow::buildActions() {
   actScale = makeAction(this, "Scale", tr("&Scale Mesh..."));
   actGround = makeAction(this, "Ground", tr("Drop Mesh to &Ground"));
   connect(actRename, &QAction::triggered, this, [this] { renameObject(selected_); });
-  connect(actDelete, &QAction::triggered, this, [this] { deleteObject(selected_); });
+  connect(actDelete, &QAction::triggered, this, [this] {
+    if (!rig_->selectedJoint().isEmpty()) rig_->deleteSelectedJoint();
+    else deleteObject(selected_);
+  });
   connect(actValidate, &QAction::triggered, this, &MainWindow::validateSelectedMesh);
   connect(actScale, &QAction::triggered, this, &MainWindow::scaleSelectedMesh);
   connect(actGround, &QAction::triggered, this, &MainWindow::dropSelectedMeshToGround);
@@ -320,6 +331,13 @@ void MainWindow::buildMenus() {
   edit->addAction(actScale);
   edit->addAction(actGround);
 
+  QMenu* rigMenu = menuBar()->addMenu(tr("&Rig"));
+  for (QAction* a : {actToolSelect, actToolPlace, actToolMove, actToolPose, actToolPaint}) rigMenu->addAction(a);
+  rigMenu->addSeparator();
+  for (QAction* a : {actInsertJoint, actMirrorLR, actMirrorRL, actSymmetrize, actBoneShapes, actFitSkeleton,
+                     actImportSkeleton, actResetPose})
+    rigMenu->addAction(a);
+
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(actShaded);
   view->addAction(actWireframe);
@@ -372,6 +390,183 @@ void MainWindow::buildDocks() {
   connect(outliner_, &OutlinerPanel::renameRequested, this, &MainWindow::renameObject);
   connect(outliner_, &OutlinerPanel::deleteRequested, this, &MainWindow::deleteObject);
   connect(outliner_, &OutlinerPanel::frameRequested, viewport_, &ViewportWidget::frameObject);
+}
+
+void MainWindow::buildRig() {
+  // Tools (exclusive), on the Rig menu and as buttons in the Rig dock.
+  auto* tools = new QActionGroup(this);
+  auto tool = [&](const QString& name, const QString& text, const QKeySequence& key, RigTool t, const QString& tip) {
+    QAction* a = makeAction(this, name, text, key);
+    a->setCheckable(true);
+    a->setToolTip(tip);
+    a->setStatusTip(tip);
+    tools->addAction(a);
+    connect(a, &QAction::triggered, this, [this, t] { rig_->setTool(t); });
+    return a;
+  };
+  actToolSelect = tool("ToolSelect", tr("&Select"), QKeySequence(Qt::Key_Q), RigTool::Select,
+                       tr("Click to pick joints, vertices and faces"));
+  actToolPlace = tool("ToolPlace", tr("&Place Joint"), QKeySequence(Qt::Key_J), RigTool::PlaceJoint,
+                      tr("Click on a mesh: a joint lands inside the limb, as a child of the selected joint"));
+  actToolMove = tool("ToolMove", tr("&Move Joint"), QKeySequence(Qt::Key_W), RigTool::MoveJoint,
+                     tr("Drag joints in the view plane; hold X, Y or Z to move along an axis, Shift to move the subtree"));
+  actToolPose = tool("ToolPose", tr("P&ose"), QKeySequence(Qt::Key_R), RigTool::Pose,
+                     tr("Drag the rings of the selected joint (or the joint itself) to rotate it and watch the skin follow"));
+  actToolPaint = tool("ToolPaint", tr("Paint &Weights"), QKeySequence(Qt::Key_P), RigTool::Paint,
+                      tr("Paint skinning weights on the surface"));
+  actToolSelect->setChecked(true);
+  connect(rig_, &RigController::toolChanged, this, [this](RigTool t) {
+    QAction* a = t == RigTool::Select       ? actToolSelect
+                 : t == RigTool::PlaceJoint ? actToolPlace
+                 : t == RigTool::MoveJoint  ? actToolMove
+                 : t == RigTool::Pose       ? actToolPose
+                                            : actToolPaint;
+    a->setChecked(true);
+    statusBar()->showMessage(a->statusTip(), 4000);
+  });
+  connect(rig_, &RigController::jointSelected, this, &MainWindow::selectJoint);
+  connect(rig_, &RigController::message, this, [this](const QString& m) {
+    statusBar()->showMessage(m, 6000);
+    log_.info(m);
+  });
+
+  actInsertJoint = makeAction(this, "InsertJoint", tr("&Insert Joint in Bone"));
+  actMirrorLR = makeAction(this, "MirrorLR", tr("Mirror &Left to Right"));
+  actMirrorRL = makeAction(this, "MirrorRL", tr("Mirror &Right to Left"));
+  actSymmetrize = makeAction(this, "Symmetrize", tr("S&ymmetrize Skeleton"));
+  actBoneShapes = makeAction(this, "BoneShapes", tr("Default &Bone Shapes"));
+  actFitSkeleton = makeAction(this, "FitSkeleton", tr("&Fit Skeleton to Mesh"));
+  actImportSkeleton = makeAction(this, "ImportSkeleton", tr("Import S&keleton..."));
+  actResetPose = makeAction(this, "ResetPose", tr("Reset &Pose"));
+  connect(actInsertJoint, &QAction::triggered, rig_, &RigController::insertJointInBone);
+  connect(actMirrorLR, &QAction::triggered, this, [this] { rig_->mirror(+1); });
+  connect(actMirrorRL, &QAction::triggered, this, [this] { rig_->mirror(-1); });
+  connect(actSymmetrize, &QAction::triggered, rig_, &RigController::symmetrize);
+  connect(actBoneShapes, &QAction::triggered, rig_, &RigController::assignBoneShapes);
+  connect(actFitSkeleton, &QAction::triggered, this, [this] { rig_->fitSkeletonTo(rig_->targetMesh()); });
+  connect(actResetPose, &QAction::triggered, rig_, &RigController::resetPose);
+  connect(actImportSkeleton, &QAction::triggered, this, [this] {
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("Import Skeleton"), QSettings().value("paths/import").toString(),
+        tr("Skeletons (*.fbx *.gltf *.glb *.dae *.bvh);;All files (*)"));
+    if (!file.isEmpty()) importSkeleton(file);
+  });
+
+  // The Rig dock: tools, skeleton operations, volume display.
+  auto* panel = new QWidget(this);
+  panel->setObjectName("rigPanel");
+  auto* v = new QVBoxLayout(panel);
+  auto button = [panel](QAction* a) {
+    auto* b = new QToolButton(panel);
+    b->setDefaultAction(a);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    return b;
+  };
+  auto* toolBox = new QGroupBox(tr("Tools"), panel);
+  auto* tg = new QGridLayout(toolBox);
+  tg->addWidget(button(actToolSelect), 0, 0);
+  tg->addWidget(button(actToolPlace), 0, 1);
+  tg->addWidget(button(actToolMove), 1, 0);
+  tg->addWidget(button(actToolPose), 1, 1);
+  tg->addWidget(button(actToolPaint), 2, 0, 1, 2);
+  v->addWidget(toolBox);
+  auto* skBox = new QGroupBox(tr("Skeleton"), panel);
+  auto* sg = new QGridLayout(skBox);
+  sg->addWidget(button(actInsertJoint), 0, 0, 1, 2);
+  sg->addWidget(button(actMirrorLR), 1, 0);
+  sg->addWidget(button(actMirrorRL), 1, 1);
+  sg->addWidget(button(actSymmetrize), 2, 0);
+  sg->addWidget(button(actBoneShapes), 2, 1);
+  sg->addWidget(button(actFitSkeleton), 3, 0);
+  sg->addWidget(button(actImportSkeleton), 3, 1);
+  sg->addWidget(button(actResetPose), 4, 0, 1, 2);
+  v->addWidget(skBox);
+  auto* volBox = new QGroupBox(tr("Volume display"), panel);
+  auto* vf = new QFormLayout(volBox);
+  auto* cut = new QCheckBox(tr("Cut away"), volBox);
+  cut->setObjectName("cutAway");
+  auto* axis = new QComboBox(volBox);
+  axis->setObjectName("cutAxis");
+  axis->addItems({"x", "y", "z"});
+  axis->setCurrentIndex(2);
+  auto* where = new QSlider(Qt::Horizontal, volBox);
+  where->setObjectName("cutPosition");
+  where->setRange(0, 100);
+  where->setValue(50);
+  auto* fixed = new QCheckBox(tr("Fixed nodes"), volBox);
+  fixed->setChecked(true);
+  auto* worst = new QCheckBox(tr("Highlight worst tets"), volBox);
+  vf->addRow(cut, axis);
+  vf->addRow(tr("Plane"), where);
+  vf->addRow(fixed);
+  vf->addRow(worst);
+  auto apply = [this, cut, axis, where, fixed, worst] {
+    RigController::VolumeView vv;
+    vv.cutAway = cut->isChecked();
+    vv.axis = axis->currentIndex();
+    vv.fraction = where->value() / 100.0;
+    vv.fixedNodes = fixed->isChecked();
+    vv.worstTets = worst->isChecked();
+    rig_->setVolumeView(vv);
+  };
+  connect(cut, &QCheckBox::toggled, this, apply);
+  connect(axis, &QComboBox::currentIndexChanged, this, apply);
+  connect(where, &QSlider::valueChanged, this, apply);
+  connect(fixed, &QCheckBox::toggled, this, apply);
+  connect(worst, &QCheckBox::toggled, this, apply);
+  v->addWidget(volBox);
+  rigLayout_ = v;  // later sections (volumes, weights, painting) are added below
+  v->addStretch(1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(panel);
+  scroll->setWidgetResizable(true);
+  auto* dock = new QDockWidget(tr("Rig"), this);
+  dock->setObjectName("dockRig");
+  dock->setWidget(scroll);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  tabifyDockWidget(findChild<QDockWidget*>("dockProperties"), dock);
+  findChild<QDockWidget*>("dockProperties")->raise();
+}
+
+bool MainWindow::importSkeleton(const QString& file) {
+  auto skeleton = std::make_shared<Skeleton>();
+  const std::string path = file.toStdString();
+  return tasks_->run(
+      tr("Importing skeleton from %1").arg(QFileInfo(file).fileName()),
+      [skeleton, path](const Progress& progress) {
+        ImportResult r = importFile(path, {}, progress);
+        if (r.skeleton) *skeleton = std::move(*r.skeleton);
+        else if (!r.clips.empty()) *skeleton = r.clips.front().skeleton();  // a BVH hierarchy
+        else throw InputError(path, "has no skeleton (no armature, no BVH hierarchy)");
+      },
+      [this, skeleton, file] {
+        if (const MeshObject* m = doc_.project().findMesh(rig_->targetMesh())) {
+          const double scale = fitSkeletonToMesh(*skeleton, m->mesh);
+          assignDefaultBoneShapes(*skeleton, m->mesh);
+          log_.info(tr("Fitted the imported skeleton to '%1' (scale %2)").arg(QString::fromStdString(m->name)).arg(scale, 0, 'g', 4));
+          const std::vector<int32_t> outside = jointsOutside(*skeleton, TriangleTree(m->mesh));
+          if (!outside.empty()) log_.warning(tr("%1 imported joint(s) lie outside '%2'").arg(outside.size()).arg(QString::fromStdString(m->name)));
+        }
+        if (doc_.project().skeleton) {
+          doc_.undoStack()->push(new SkeletonEditCommand(&doc_, std::move(*skeleton), tr("Import skeleton")));
+        } else {
+          Project added;
+          added.nextId = doc_.project().nextId;
+          SkeletonObject so;
+          so.id = added.allocateId();
+          so.name = QFileInfo(file).completeBaseName().toStdString() + " skeleton";
+          so.skeleton = std::move(*skeleton);
+          added.skeleton = std::move(so);
+          doc_.undoStack()->push(new AddObjectsCommand(&doc_, std::move(added), tr("Import skeleton")));
+        }
+        log_.info(tr("Imported the skeleton of %1").arg(file));
+      },
+      [this](const QString& message, bool cancelled) {
+        if (cancelled) return;
+        log_.error(message);
+        showError(tr("Import skeleton failed"), message);
+      });
 }
 
 void MainWindow::buildPlaybackBar() {
@@ -747,8 +942,32 @@ void MainWindow::checkRecovery() {
 // ---------------------------------------------------------------------------
 // Selection and picking
 
+void MainWindow::selectJoint(const QString& name) {
+  if (rig_->selectedJoint() != name) {
+    rig_->selectJoint(name);  // comes back here through jointSelected
+    return;
+  }
+  if (name.isEmpty()) return selectObject(0);
+  selected_ = doc_.project().skeleton ? doc_.project().skeleton->id : 0;
+  outliner_->selectJoint(name);
+  properties_->setJoint(name);
+  render::PickResult detail;
+  const Skeleton& s = doc_.project().skeleton->skeleton;
+  detail.kind = render::PickKind::Joint;
+  detail.object = selected_;
+  detail.joint = s.find(name.toStdString());
+  viewport_->setSelection(selected_, detail);
+  actRename->setEnabled(false);
+  actDelete->setEnabled(true);
+}
+
 void MainWindow::selectObject(ObjectId id, const render::PickResult& detail) {
+  if (detail.kind != render::PickKind::Joint && !rig_->selectedJoint().isEmpty()) {
+    const QSignalBlocker block(rig_);
+    rig_->selectJoint({});
+  }
   selected_ = id;
+  if (doc_.project().findMesh(id)) rig_->setTargetMesh(id);
   outliner_->selectObject(id);
   properties_->setObject(id);
   viewport_->setSelection(id, detail);
@@ -785,7 +1004,12 @@ QString MainWindow::pickDescription(const render::PickResult& r) const {
 }
 
 void MainWindow::onPicked(const render::PickResult& r) {
-  selectObject(r.object, r);
+  if (r.kind == render::PickKind::Joint) {
+    selectJoint(QString::fromStdString(doc_.project().skeleton->skeleton.joints[size_t(r.joint)].name));
+    viewport_->setSelection(r.object, r);
+  } else {
+    selectObject(r.object, r);
+  }
   const QString text = pickDescription(r);
   if (r.kind != render::PickKind::None) {
     QStringList rows;

@@ -8,6 +8,7 @@
 #include "Log.h"
 #include "Panels.h"
 #include "Recovery.h"
+#include "RigController.h"
 #include "TaskRunner.h"
 #include "ViewportWidget.h"
 
@@ -22,6 +23,7 @@ class QLabel;
 class QMenu;
 class QSlider;
 class QTimer;
+class QVBoxLayout;
 
 namespace sinew::app {
 
@@ -53,6 +55,12 @@ class MainWindow : public QMainWindow {
   Log* log() { return &log_; }
   TaskRunner* tasks() { return tasks_; }
   Recovery* recovery() { return recovery_.get(); }
+  RigController* rig() { return rig_; }
+  // Selects a joint of the skeleton (empty: none): properties, outliner, viewport.
+  void selectJoint(const QString& name);
+  // Replaces the skeleton by the one in a file (FBX/glTF/Collada armature or
+  // BVH hierarchy), fitted to the target mesh; asynchronous.
+  bool importSkeleton(const QString& file);
   ObjectId selectedObject() const { return selected_; }
   void selectObject(ObjectId id, const render::PickResult& detail = {});
   void autosaveNow();
@@ -67,6 +75,7 @@ class MainWindow : public QMainWindow {
   void buildMenus();
   void buildDocks();
   void buildPlaybackBar();
+  void buildRig();
   void updateTitle();
   void updateRecentMenu();
   void addRecent(const QString& path);
@@ -110,6 +119,8 @@ class MainWindow : public QMainWindow {
   double playTime_ = 0;
   bool playing_ = false;
 
+  RigController* rig_ = nullptr;
+  QVBoxLayout* rigLayout_ = nullptr;  // the Rig dock's sections
   QMenu* recentMenu_ = nullptr;
   QLabel* statusPick_ = nullptr;
   QActionGroup* displayGroup_ = nullptr;
@@ -122,6 +133,9 @@ class MainWindow : public QMainWindow {
   QAction *actFrameSelected, *actFrameAll;
   QAction *actPlay, *actStepForward, *actStepBack, *actRewind, *actLoop;
   QAction *actAbout, *actControls;
+  QAction *actToolSelect, *actToolPlace, *actToolMove, *actToolPose, *actToolPaint;
+  QAction *actInsertJoint, *actMirrorLR, *actMirrorRL, *actSymmetrize, *actBoneShapes, *actFitSkeleton,
+      *actImportSkeleton, *actResetPose;
 };
 
 }  // namespace sinew::app

@@ -1,6 +1,9 @@
 #include "Panels.h"
 
 #include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QVector3D>
 #include <QColorDialog>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -8,14 +11,18 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QTreeWidgetItemIterator>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QVBoxLayout>
+
+#include <array>
 
 namespace sinew::app {
 
 namespace {
 constexpr int kIdRole = Qt::UserRole + 1;
+constexpr int kJointRole = Qt::UserRole + 2;
 const char* const kCategories[] = {"Meshes", "Skeleton", "Volumetric mesh", "Muscles", "Motion clips", "Controllers"};
 }  // namespace
 
@@ -43,6 +50,10 @@ OutlinerPanel::OutlinerPanel(Document* doc, QWidget* parent) : QTreeWidget(paren
   connect(this, &QTreeWidget::itemSelectionChanged, this, [this] {
     if (updating_) return;
     const auto items = selectedItems();
+    if (!items.isEmpty() && !items.front()->data(0, kJointRole).toString().isEmpty()) {
+      emit jointSelected(items.front()->data(0, kJointRole).toString());
+      return;
+    }
     emit objectSelected(items.isEmpty() ? 0 : items.front()->data(0, kIdRole).toULongLong());
   });
   connect(this, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
@@ -81,8 +92,25 @@ void OutlinerPanel::rebuild() {
     return item;
   };
   for (const MeshObject& m : p.meshes) add("Meshes", m.id, m.name, tr("%1 tris").arg(m.mesh.triangleCount()));
-  if (p.skeleton)
-    add("Skeleton", p.skeleton->id, p.skeleton->name, tr("%1 joints").arg(p.skeleton->skeleton.size()));
+  if (p.skeleton) {
+    QTreeWidgetItem* sk = add("Skeleton", p.skeleton->id, p.skeleton->name, tr("%1 joints").arg(p.skeleton->skeleton.size()));
+    // The joint hierarchy below it.
+    const Skeleton& s = p.skeleton->skeleton;
+    std::vector<QTreeWidgetItem*> items(s.size(), nullptr);
+    for (size_t j = 0; j < s.size(); ++j) {
+      QTreeWidgetItem* parent = s.joints[j].parent >= 0 ? items[size_t(s.joints[j].parent)] : sk;
+      auto* item = new QTreeWidgetItem(parent, {QString::fromStdString(s.joints[j].name),
+                                                s.joints[j].bone.kind != BoneShapeKind::None ? tr("bone") : QString()});
+      item->setData(0, kIdRole, QVariant::fromValue<qulonglong>(p.skeleton->id));
+      item->setData(0, kJointRole, QString::fromStdString(s.joints[j].name));
+      item->setForeground(1, palette().color(QPalette::PlaceholderText));
+      items[j] = item;
+    }
+    sk->setExpanded(s.size() <= 40);
+    for (QTreeWidgetItem* item : items) item->setExpanded(true);
+  }
+  for (const VolumeObject& v : p.volumes)
+    add("Volumetric mesh", v.id, v.name, tr("%1 tets").arg(v.mesh.tetCount()));
   for (const ClipObject& c : p.clips)
     add("Motion clips", c.id, c.clip.name, tr("%1 s").arg(c.clip.duration(), 0, 'f', 1));
   for (int i = 0; i < topLevelItemCount(); ++i) {
@@ -95,6 +123,14 @@ void OutlinerPanel::rebuild() {
 }
 
 void OutlinerPanel::refreshNames(ObjectId id) {
+  // A skeleton edit can rename, add or remove joints: rebuild its subtree.
+  if (doc_->project().skeleton && doc_->project().skeleton->id == id) {
+    QString joint;
+    if (!selectedItems().isEmpty()) joint = selectedItems().front()->data(0, kJointRole).toString();
+    rebuild();
+    if (!joint.isEmpty()) selectJoint(joint);
+    return;
+  }
   for (int i = 0; i < topLevelItemCount(); ++i)
     for (int c = 0; c < topLevelItem(i)->childCount(); ++c) {
       QTreeWidgetItem* item = topLevelItem(i)->child(c);
@@ -103,13 +139,24 @@ void OutlinerPanel::refreshNames(ObjectId id) {
     }
 }
 
+void OutlinerPanel::selectJoint(const QString& name) {
+  updating_ = true;
+  clearSelection();
+  for (QTreeWidgetItemIterator it(this); *it; ++it)
+    if (!name.isEmpty() && (*it)->data(0, kJointRole).toString() == name) {
+      (*it)->setSelected(true);
+      scrollToItem(*it);
+    }
+  updating_ = false;
+}
+
 void OutlinerPanel::selectObject(ObjectId id) {
   updating_ = true;
   clearSelection();
   for (int i = 0; i < topLevelItemCount(); ++i)
     for (int c = 0; c < topLevelItem(i)->childCount(); ++c) {
       QTreeWidgetItem* item = topLevelItem(i)->child(c);
-      if (id && item->data(0, kIdRole).toULongLong() == id) {
+      if (id && item->data(0, kIdRole).toULongLong() == id && item->data(0, kJointRole).toString().isEmpty()) {
         item->setSelected(true);
         scrollToItem(item);
       }
@@ -146,14 +193,25 @@ PropertiesPanel::PropertiesPanel(Document* doc, QWidget* parent) : QWidget(paren
   details_->setWordWrap(true);
   v->addWidget(details_);
   v->addStretch(1);
-  connect(doc_, &Document::structureChanged, this, &PropertiesPanel::rebuild);  // clears itself if the object is gone
-  connect(doc_, &Document::objectChanged, this, [this](ObjectId id) {
-    if (id == object_) refreshValues();
-  });
+  // After any change: the same rows get new values; a different set of rows
+  // (a joint became a hinge, the object is gone) is rebuilt.
+  auto changed = [this] {
+    if (rowNames() == shownRows_) refreshValues();
+    else rebuild();
+  };
+  connect(doc_, &Document::structureChanged, this, changed);
+  connect(doc_, &Document::objectChanged, this, changed);
 }
 
 void PropertiesPanel::setObject(ObjectId id) {
   object_ = id;
+  joint_.clear();
+  rebuild();
+}
+
+void PropertiesPanel::setJoint(const QString& name) {
+  object_ = doc_->project().skeleton ? doc_->project().skeleton->id : 0;
+  joint_ = name;
   rebuild();
 }
 
@@ -161,51 +219,70 @@ void PropertiesPanel::setDetails(const QString& title, const QStringList& rows) 
   details_->setText(rows.isEmpty() ? QString() : "<b>" + title.toHtmlEscaped() + "</b><br>" + rows.join("<br>"));
 }
 
+std::vector<PropertyDesc> PropertiesPanel::currentProperties() const {
+  if (!joint_.isEmpty()) return jointPropertiesOf(*doc_, joint_);
+  return propertiesOf(*doc_, object_);
+}
+
+QStringList PropertiesPanel::rowNames() const {
+  QStringList names;
+  for (const PropertyDesc& d : currentProperties()) names << d.name;
+  return names;
+}
+
 void PropertiesPanel::rebuild() {
   refreshers_.clear();
   while (layout_->rowCount() > 0) layout_->removeRow(0);
-  const QString kind = objectKind(doc_->project(), object_);
-  if (kind.isEmpty()) {
+  const std::vector<PropertyDesc> props = currentProperties();
+  shownRows_.clear();
+  for (const PropertyDesc& d : props) shownRows_ << d.name;
+  if (props.empty()) {
     object_ = 0;
+    joint_.clear();
     header_->setText(tr("Nothing selected"));
     return;
   }
-  header_->setText(kind);
-  for (const PropertyDesc& d : propertiesOf(*doc_, object_)) {
+  header_->setText(joint_.isEmpty() ? objectKind(doc_->project(), object_) : tr("Joint"));
+  for (const PropertyDesc& d : props) {
     const ObjectId id = object_;
     Document* doc = doc_;
     auto push = [doc, id, d](const QVariant& oldValue, const QVariant& newValue) {
       if (oldValue == newValue) return;
+      if (d.command) {
+        if (QUndoCommand* c = d.command(*doc, newValue)) doc->undoStack()->push(c);
+        return;
+      }
       doc->undoStack()->push(new SetPropertyCommand(doc, id, d.name, oldValue, newValue, d.set, d.change));
     };
+    auto value = [doc, id, d] { return d.get(doc->project(), id); };
     QWidget* editor = nullptr;
     if (!d.set || d.kind == PropertyDesc::Kind::Info) {
       auto* label = new QLabel(form_);
       label->setTextInteractionFlags(Qt::TextSelectableByMouse);
       label->setWordWrap(true);
-      refreshers_.push_back([label, d, doc, id] { label->setText(d.get(doc->project(), id).toString()); });
+      refreshers_.push_back([label, value] { label->setText(value().toString()); });
       editor = label;
     } else if (d.kind == PropertyDesc::Kind::Text) {
       auto* edit = new QLineEdit(form_);
-      connect(edit, &QLineEdit::editingFinished, edit, [edit, d, doc, id, push] {
-        if (objectKind(doc->project(), id).isEmpty()) return;
+      connect(edit, &QLineEdit::editingFinished, edit, [edit, value, push] {
+        if (!value().isValid()) return;
         const QString text = edit->text().trimmed();
         if (text.isEmpty()) {  // names may not be empty: restore
-          edit->setText(d.get(doc->project(), id).toString());
+          edit->setText(value().toString());
           return;
         }
-        push(d.get(doc->project(), id), text);
+        push(value(), text);
       });
-      refreshers_.push_back([edit, d, doc, id] {
-        if (!edit->hasFocus()) edit->setText(d.get(doc->project(), id).toString());
+      refreshers_.push_back([edit, value] {
+        if (!edit->hasFocus()) edit->setText(value().toString());
       });
       editor = edit;
     } else if (d.kind == PropertyDesc::Kind::Bool) {
       auto* box = new QCheckBox(form_);
-      connect(box, &QCheckBox::toggled, box, [d, doc, id, push](bool on) { push(d.get(doc->project(), id), on); });
-      refreshers_.push_back([box, d, doc, id] {
+      connect(box, &QCheckBox::toggled, box, [value, push](bool on) { push(value(), on); });
+      refreshers_.push_back([box, value] {
         const QSignalBlocker b(box);
-        box->setChecked(d.get(doc->project(), id).toBool());
+        box->setChecked(value().toBool());
       });
       editor = box;
     } else if (d.kind == PropertyDesc::Kind::Number) {
@@ -214,22 +291,59 @@ void PropertiesPanel::rebuild() {
       spin->setSingleStep(d.step);
       spin->setDecimals(d.decimals);
       spin->setKeyboardTracking(false);
-      connect(spin, &QDoubleSpinBox::valueChanged, spin,
-              [d, doc, id, push](double v) { push(d.get(doc->project(), id), v); });
-      refreshers_.push_back([spin, d, doc, id] {
+      connect(spin, &QDoubleSpinBox::valueChanged, spin, [value, push](double v) { push(value(), v); });
+      refreshers_.push_back([spin, value] {
         const QSignalBlocker b(spin);
-        spin->setValue(d.get(doc->project(), id).toDouble());
+        spin->setValue(value().toDouble());
       });
       editor = spin;
+    } else if (d.kind == PropertyDesc::Kind::Choice) {
+      auto* combo = new QComboBox(form_);
+      combo->addItems(d.choices);
+      connect(combo, &QComboBox::activated, combo, [combo, value, push](int) { push(value(), combo->currentText()); });
+      refreshers_.push_back([combo, value] {
+        const QSignalBlocker b(combo);
+        combo->setCurrentText(value().toString());
+      });
+      editor = combo;
+    } else if (d.kind == PropertyDesc::Kind::Vector3) {
+      auto* row = new QWidget(form_);
+      auto* h = new QHBoxLayout(row);
+      h->setContentsMargins(0, 0, 0, 0);
+      h->setSpacing(2);
+      std::array<QDoubleSpinBox*, 3> spins{};
+      for (int k = 0; k < 3; ++k) {
+        spins[size_t(k)] = new QDoubleSpinBox(row);
+        spins[size_t(k)]->setRange(d.minimum, d.maximum);
+        spins[size_t(k)]->setSingleStep(d.step);
+        spins[size_t(k)]->setDecimals(d.decimals);
+        spins[size_t(k)]->setKeyboardTracking(false);
+        spins[size_t(k)]->setButtonSymbols(QAbstractSpinBox::NoButtons);
+        spins[size_t(k)]->setObjectName(QString("xyz"[k]));
+        h->addWidget(spins[size_t(k)]);
+      }
+      for (QDoubleSpinBox* spin : spins)
+        connect(spin, &QDoubleSpinBox::valueChanged, spin, [spins, value, push](double) {
+          push(value(), QVariant::fromValue(QVector3D(float(spins[0]->value()), float(spins[1]->value()),
+                                                      float(spins[2]->value()))));
+        });
+      refreshers_.push_back([spins, value] {
+        const QVector3D v = value().value<QVector3D>();
+        for (int k = 0; k < 3; ++k) {
+          const QSignalBlocker b(spins[size_t(k)]);
+          spins[size_t(k)]->setValue(v[k]);
+        }
+      });
+      editor = row;
     } else if (d.kind == PropertyDesc::Kind::Color) {
       auto* button = new QPushButton(form_);
-      connect(button, &QPushButton::clicked, button, [button, d, doc, id, push] {
-        const QColor old = d.get(doc->project(), id).value<QColor>();
+      connect(button, &QPushButton::clicked, button, [button, value, push] {
+        const QColor old = value().value<QColor>();
         const QColor c = QColorDialog::getColor(old, button, tr("Mesh colour"));
         if (c.isValid()) push(old, c);
       });
-      refreshers_.push_back([button, d, doc, id] {
-        const QColor c = d.get(doc->project(), id).value<QColor>();
+      refreshers_.push_back([button, value] {
+        const QColor c = value().value<QColor>();
         button->setStyleSheet(QString("background-color: %1; min-height: 18px;").arg(c.name()));
         button->setText(c.name());
       });
@@ -237,6 +351,7 @@ void PropertiesPanel::rebuild() {
     }
     if (editor) {
       editor->setToolTip(d.tooltip);
+      editor->setObjectName(editor->objectName().isEmpty() ? d.name : editor->objectName());
       layout_->addRow(d.name, editor);
     }
   }
@@ -244,7 +359,6 @@ void PropertiesPanel::rebuild() {
 }
 
 void PropertiesPanel::refreshValues() {
-  if (objectKind(doc_->project(), object_).isEmpty()) return;
   for (const auto& r : refreshers_) r();
 }
 

@@ -23,11 +23,13 @@ class OutlinerPanel : public QTreeWidget {
   OutlinerPanel(Document* doc, QWidget* parent = nullptr);
   void rebuild();
   void selectObject(ObjectId id);  // without emitting objectSelected
+  void selectJoint(const QString& name);  // idem
   // Items under a category ("Meshes", "Skeleton", ...), for tests.
   QStringList itemsUnder(const QString& category) const;
 
  signals:
   void objectSelected(sinew::ObjectId id);  // 0: none
+  void jointSelected(const QString& name);
   void renameRequested(sinew::ObjectId id);
   void deleteRequested(sinew::ObjectId id);
   void frameRequested(sinew::ObjectId id);
@@ -44,15 +46,22 @@ class PropertiesPanel : public QWidget {
  public:
   PropertiesPanel(Document* doc, QWidget* parent = nullptr);
   void setObject(ObjectId id);
+  // Shows the properties of a joint of the project's skeleton.
+  void setJoint(const QString& name);
   ObjectId object() const { return object_; }
+  const QString& joint() const { return joint_; }
   // Extra read-only rows (e.g. the picked vertex or joint), shown below.
   void setDetails(const QString& title, const QStringList& rows);
 
  private:
   void rebuild();
   void refreshValues();
+  std::vector<PropertyDesc> currentProperties() const;
+  QStringList rowNames() const;
   Document* doc_;
   ObjectId object_ = 0;
+  QString joint_;           // non-empty: showing this joint
+  QStringList shownRows_;   // names of the rows on show
   QLabel* header_;
   QWidget* form_;
   QFormLayout* layout_;

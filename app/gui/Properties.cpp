@@ -1,6 +1,11 @@
 #include "Properties.h"
 
 #include <QColor>
+#include <QVector3D>
+
+#include "rig/SkeletonEdit.h"
+
+#include <cmath>
 #include <QFileInfo>
 
 namespace sinew::app {
@@ -146,19 +151,254 @@ std::vector<PropertyDesc> clipProperties() {
   return props;
 }
 
+std::vector<PropertyDesc> volumeProperties() {
+  std::vector<PropertyDesc> props;
+  PropertyDesc name;
+  name.name = QObject::tr("Name");
+  name.kind = Kind::Text;
+  name.get = [](const Project& p, ObjectId i) { return QString::fromStdString(p.findVolume(i)->name); };
+  name.set = [](Project& p, ObjectId i, const QVariant& v) { p.findVolume(i)->name = v.toString().toStdString(); };
+  props.push_back(name);
+  PropertyDesc visible;
+  visible.name = QObject::tr("Visible");
+  visible.kind = Kind::Bool;
+  visible.get = [](const Project& p, ObjectId i) { return p.findVolume(i)->visible; };
+  visible.set = [](Project& p, ObjectId i, const QVariant& v) { p.findVolume(i)->visible = v.toBool(); };
+  props.push_back(visible);
+  props.push_back(info(QObject::tr("Kind"), [](const Project& p, ObjectId i) {
+    return p.findVolume(i)->kind == VolumeKind::Cage ? QObject::tr("coarse cage (Liu 2013)")
+                                                     : QObject::tr("conforming, bone regions (Li 2019)");
+  }));
+  props.push_back(info(QObject::tr("Nodes / tets"), [](const Project& p, ObjectId i) {
+    const VolumeObject* v = p.findVolume(i);
+    return QObject::tr("%1 / %2").arg(v->mesh.nodeCount()).arg(v->mesh.tetCount());
+  }));
+  props.push_back(info(QObject::tr("Bones"), [](const Project& p, ObjectId i) {
+    const VolumeObject* v = p.findVolume(i);
+    size_t fixed = 0;
+    for (int32_t b : v->fixedBone) fixed += b >= 0;
+    return QObject::tr("%1 bones, %2 fixed nodes").arg(v->bones.size()).arg(fixed);
+  }));
+  props.push_back(info(QObject::tr("Embedding"), [](const Project& p, ObjectId i) -> QVariant {
+    const VolumeObject* v = p.findVolume(i);
+    if (!v->surface) return QObject::tr("none");
+    return QObject::tr("'%1': %2 vertices, %3 outside the volume")
+        .arg(QString::fromStdString(p.objectName(v->surface)))
+        .arg(v->embedding.vertexCount())
+        .arg(v->embedding.extrapolatedCount());
+  }));
+  props.push_back(info(QObject::tr("Node weights"), [](const Project& p, ObjectId i) {
+    const VolumeObject* v = p.findVolume(i);
+    return v->weights ? QObject::tr("%1 bones").arg(v->weights->bones.size()) : QObject::tr("not computed");
+  }));
+  return props;
+}
+
 }  // namespace
 
 QString objectKind(const Project& project, ObjectId id) {
   if (project.findMesh(id)) return QObject::tr("Mesh");
+  if (project.findVolume(id)) return QObject::tr("Volume");
   if (project.findClip(id)) return QObject::tr("Motion clip");
   if (project.skeleton && project.skeleton->id == id) return QObject::tr("Skeleton");
   return {};
+}
+
+namespace {
+
+QVector3D toQ(const Vec3& v) { return QVector3D(float(v.x()), float(v.y()), float(v.z())); }
+Vec3 fromQ(const QVariant& v) {
+  const QVector3D q = v.value<QVector3D>();
+  return Vec3(q.x(), q.y(), q.z());
+}
+
+// A joint property whose edits replace the skeleton by an edited copy.
+PropertyDesc jointProperty(const QString& name, PropertyDesc::Kind kind, const QString& joint,
+                           std::function<QVariant(const Skeleton&, int32_t)> get,
+                           std::function<void(Skeleton&, int32_t, const QVariant&)> set) {
+  PropertyDesc d;
+  d.name = name;
+  d.kind = kind;
+  d.get = [joint, get](const Project& p, ObjectId) -> QVariant {
+    if (!p.skeleton) return {};
+    const int32_t j = p.skeleton->skeleton.find(joint.toStdString());
+    return j >= 0 ? get(p.skeleton->skeleton, j) : QVariant();
+  };
+  if (set) {
+    d.set = [](Project&, ObjectId, const QVariant&) {};  // editable; the command does the work
+    d.command = [joint, set, name](Document& doc, const QVariant& value) -> QUndoCommand* {
+      if (!doc.project().skeleton) return nullptr;
+      Skeleton edited = doc.project().skeleton->skeleton;
+      const int32_t j = edited.find(joint.toStdString());
+      if (j < 0) return nullptr;
+      set(edited, j, value);
+      // Edits of one property of one joint merge (a spin box dragged is one step).
+      const int serial = int(qHash(joint + "/" + name) & 0x3fffffff) + 1;
+      return new SkeletonEditCommand(&doc, std::move(edited), QObject::tr("Set %1 of %2").arg(name, joint), serial);
+    };
+  }
+  return d;
+}
+
+}  // namespace
+
+std::vector<PropertyDesc> jointPropertiesOf(const Document& doc, const QString& joint) {
+  std::vector<PropertyDesc> props;
+  const Project& p = doc.project();
+  if (!p.skeleton) return props;
+  const Skeleton& sk = p.skeleton->skeleton;
+  const int32_t j = sk.find(joint.toStdString());
+  if (j < 0) return props;
+  using K = PropertyDesc::Kind;
+  const Joint& jt = sk.joints[size_t(j)];
+  static constexpr double kDeg = 180.0 / M_PI;
+
+  props.push_back(jointProperty(QObject::tr("Name"), K::Text, joint,
+                                [](const Skeleton& s, int32_t i) { return QString::fromStdString(s.joints[size_t(i)].name); },
+                                [](Skeleton& s, int32_t i, const QVariant& v) {
+                                  const std::string n = v.toString().toStdString();
+                                  if (s.find(n) < 0) s.joints[size_t(i)].name = n;
+                                }));
+  PropertyDesc parent = jointProperty(
+      QObject::tr("Parent"), K::Choice, joint,
+      [](const Skeleton& s, int32_t i) {
+        const int32_t up = s.joints[size_t(i)].parent;
+        return up >= 0 ? QString::fromStdString(s.joints[size_t(up)].name) : QObject::tr("(none)");
+      },
+      [](Skeleton& s, int32_t i, const QVariant& v) {
+        const int32_t up = s.find(v.toString().toStdString());
+        try {
+          reparentJoint(s, i, up);
+        } catch (const std::invalid_argument&) {
+          // a descendant: not offered, but refused anyway
+        }
+      });
+  parent.choices << QObject::tr("(none)");
+  for (size_t k = 0; k < sk.size(); ++k) {
+    bool descendant = false;
+    for (int32_t a = int32_t(k); a >= 0; a = sk.joints[size_t(a)].parent) descendant |= a == j;
+    if (!descendant) parent.choices << QString::fromStdString(sk.joints[k].name);
+  }
+  props.push_back(parent);
+  PropertyDesc position = jointProperty(
+      QObject::tr("Position (m)"), K::Vector3, joint,
+      [](const Skeleton& s, int32_t i) { return QVariant::fromValue(toQ(s.restPositions()[size_t(i)])); },
+      [](Skeleton& s, int32_t i, const QVariant& v) { moveJoint(s, i, fromQ(v)); });
+  position.decimals = 4;
+  position.step = 0.005;
+  props.push_back(position);
+  PropertyDesc type = jointProperty(
+      QObject::tr("Type"), K::Choice, joint,
+      [](const Skeleton& s, int32_t i) { return QString(jointTypeName(s.joints[size_t(i)].type)); },
+      [](Skeleton& s, int32_t i, const QVariant& v) {
+        const QString t = v.toString();
+        s.joints[size_t(i)].type = t == "hinge" ? JointType::Hinge : t == "fixed" ? JointType::Fixed : JointType::Ball;
+      });
+  type.choices = {"ball", "hinge", "fixed"};
+  props.push_back(type);
+  if (jt.type == JointType::Hinge) {
+    PropertyDesc axis = jointProperty(
+        QObject::tr("Hinge axis"), K::Vector3, joint,
+        [](const Skeleton& s, int32_t i) { return QVariant::fromValue(toQ(s.joints[size_t(i)].hingeAxis)); },
+        [](Skeleton& s, int32_t i, const QVariant& v) {
+          const Vec3 a = fromQ(v);
+          if (a.norm() > 1e-9) s.joints[size_t(i)].hingeAxis = a.normalized();
+        });
+    axis.minimum = -1;
+    axis.maximum = 1;
+    axis.step = 0.1;
+    props.push_back(axis);
+  }
+  if (jt.type != JointType::Fixed) {
+    PropertyDesc lower = jointProperty(
+        QObject::tr("Lower limits (deg)"), K::Vector3, joint,
+        [](const Skeleton& s, int32_t i) { return QVariant::fromValue(toQ(s.joints[size_t(i)].limits.lower * kDeg)); },
+        [](Skeleton& s, int32_t i, const QVariant& v) {
+          JointLimits& l = s.joints[size_t(i)].limits;
+          l.lower = (fromQ(v) / kDeg).cwiseMax(-M_PI).cwiseMin(l.upper);
+        });
+    lower.minimum = -180;
+    lower.maximum = 180;
+    lower.step = 5;
+    lower.decimals = 1;
+    props.push_back(lower);
+    PropertyDesc upper = lower;
+    upper = jointProperty(
+        QObject::tr("Upper limits (deg)"), K::Vector3, joint,
+        [](const Skeleton& s, int32_t i) { return QVariant::fromValue(toQ(s.joints[size_t(i)].limits.upper * kDeg)); },
+        [](Skeleton& s, int32_t i, const QVariant& v) {
+          JointLimits& l = s.joints[size_t(i)].limits;
+          l.upper = (fromQ(v) / kDeg).cwiseMin(M_PI).cwiseMax(l.lower);
+        });
+    upper.minimum = -180;
+    upper.maximum = 180;
+    upper.step = 5;
+    upper.decimals = 1;
+    props.push_back(upper);
+  }
+  PropertyDesc shape = jointProperty(
+      QObject::tr("Bone shape"), K::Choice, joint,
+      [](const Skeleton& s, int32_t i) { return QString(boneShapeKindName(s.joints[size_t(i)].bone.kind)); },
+      [](Skeleton& s, int32_t i, const QVariant& v) {
+        BoneShape& b = s.joints[size_t(i)].bone;
+        const QString k = v.toString();
+        // A new shape starts from the bounds of the old one (or a small default).
+        const double size = b.kind == BoneShapeKind::Capsule ? b.radius
+                            : b.kind == BoneShapeKind::Box   ? b.halfExtents.minCoeff()
+                                                             : 0.03;
+        if (k == "capsule" && b.kind != BoneShapeKind::Capsule)
+          b = BoneShape::capsule(b.kind == BoneShapeKind::Box ? Vec3(b.center - Vec3(0, b.halfExtents.y(), 0)) : Vec3::Zero(),
+                                 b.kind == BoneShapeKind::Box ? Vec3(b.center + Vec3(0, b.halfExtents.y(), 0)) : Vec3(0, 0.1, 0),
+                                 size);
+        else if (k == "box" && b.kind != BoneShapeKind::Box)
+          b = BoneShape::box(0.5 * (b.start + b.end), Vec3(size, std::max(size, 0.5 * (b.end - b.start).norm()), size));
+        else if (k == "none")
+          b = BoneShape{};
+      });
+  shape.choices = {"none", "capsule", "box"};
+  props.push_back(shape);
+  auto vec = [&](const QString& label, Vec3 BoneShape::*member) {
+    PropertyDesc d = jointProperty(
+        label, K::Vector3, joint,
+        [member](const Skeleton& s, int32_t i) { return QVariant::fromValue(toQ(s.joints[size_t(i)].bone.*member)); },
+        [member](Skeleton& s, int32_t i, const QVariant& v) { s.joints[size_t(i)].bone.*member = fromQ(v); });
+    d.decimals = 4;
+    d.step = 0.005;
+    d.tooltip = QObject::tr("In the joint's frame, metres");
+    return d;
+  };
+  if (jt.bone.kind == BoneShapeKind::Capsule) {
+    props.push_back(vec(QObject::tr("Capsule start"), &BoneShape::start));
+    props.push_back(vec(QObject::tr("Capsule end"), &BoneShape::end));
+    PropertyDesc radius = jointProperty(
+        QObject::tr("Capsule radius (m)"), K::Number, joint,
+        [](const Skeleton& s, int32_t i) { return s.joints[size_t(i)].bone.radius; },
+        [](Skeleton& s, int32_t i, const QVariant& v) { s.joints[size_t(i)].bone.radius = std::max(1e-4, v.toDouble()); });
+    radius.minimum = 1e-4;
+    radius.maximum = 10;
+    radius.step = 0.002;
+    radius.decimals = 4;
+    props.push_back(radius);
+  } else if (jt.bone.kind == BoneShapeKind::Box) {
+    props.push_back(vec(QObject::tr("Box centre"), &BoneShape::center));
+    PropertyDesc half = vec(QObject::tr("Box half extents"), &BoneShape::halfExtents);
+    half.minimum = 1e-4;
+    props.push_back(half);
+  }
+  props.push_back(info(QObject::tr("Children"), [joint](const Project& p, ObjectId) {
+    const Skeleton& s = p.skeleton->skeleton;
+    QStringList names;
+    for (int32_t c : s.children(s.find(joint.toStdString()))) names << QString::fromStdString(s.joints[size_t(c)].name);
+    return names.isEmpty() ? QObject::tr("none (leaf)") : names.join(", ");
+  }));
+  return props;
 }
 
 std::vector<PropertyDesc> propertiesOf(const Document& doc, ObjectId id) {
   const Project& p = doc.project();
   if (p.findMesh(id)) return meshProperties(doc, id);
   if (p.findClip(id)) return clipProperties();
+  if (p.findVolume(id)) return volumeProperties();
   if (p.skeleton && p.skeleton->id == id) return skeletonProperties();
   return {};
 }

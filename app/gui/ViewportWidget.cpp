@@ -149,7 +149,9 @@ render::FrameScene ViewportWidget::buildScene() {
   // The character's skeleton: bones as lines, joints as dots, drawn on top.
   if (settings_.skeleton && p.skeleton) {
     const Skeleton& sk = p.skeleton->skeleton;
-    const std::vector<Vec3> pos = sk.restPositions();
+    std::vector<Vec3> pos = sk.restPositions();
+    if (const std::vector<Transform>* pose = interaction_ ? interaction_->jointPose() : nullptr; pose && pose->size() == pos.size())
+      for (size_t j = 0; j < pos.size(); ++j) pos[j] = (*pose)[j].translation;
     render::LineItem bones;
     bones.onTop = true;
     render::PointItem joints;
@@ -211,6 +213,7 @@ render::FrameScene ViewportWidget::buildScene() {
       scene.points.push_back(std::move(v));
     }
   }
+  if (interaction_) interaction_->decorate(scene);
   return scene;
 }
 
@@ -273,7 +276,9 @@ std::vector<render::PickJointTarget> ViewportWidget::jointTargets() const {
   std::vector<render::PickJointTarget> joints;
   const Project& p = doc_->project();
   if (!settings_.skeleton || !p.skeleton) return joints;
-  const std::vector<Vec3> pos = p.skeleton->skeleton.restPositions();
+  std::vector<Vec3> pos = p.skeleton->skeleton.restPositions();
+  if (const std::vector<Transform>* pose = interaction_ ? interaction_->jointPose() : nullptr; pose && pose->size() == pos.size())
+    for (size_t j = 0; j < pos.size(); ++j) pos[j] = (*pose)[j].translation;
   for (size_t j = 0; j < pos.size(); ++j) joints.push_back({p.skeleton->id, int32_t(j), pos[j]});
   return joints;
 }
@@ -306,11 +311,19 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
   dragButton_ = e->button();
   pressPos_ = lastPos_ = pos;
   moved_ = false;
+  toolDrag_ = drag_ == render::NavAction::None && interaction_ && interaction_->mousePress(e);
+  if (toolDrag_) update();
 }
 
 void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
   const QPoint pos = e->position().toPoint();
   overlay_.mouseMove(float(pos.x()), float(pos.y()));
+  if (toolDrag_) {
+    interaction_->mouseMove(e, true);
+    lastPos_ = pos;
+    update();
+    return;
+  }
   if (dragButton_ != Qt::NoButton) {
     const QPoint d = pos - lastPos_;
     lastPos_ = pos;
@@ -323,6 +336,7 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
     update();
     return;
   }
+  if (interaction_ && interaction_->mouseMove(e, false)) update();
   emit hovered(pickAt(pos));
 }
 
@@ -332,6 +346,12 @@ void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
   overlay_.mouseButton(imguiButton(e->button()), false);
   update();
   if (e->button() != dragButton_) return;
+  if (toolDrag_) {
+    toolDrag_ = false;
+    dragButton_ = Qt::NoButton;
+    interaction_->mouseRelease(e);
+    return;
+  }
   const bool click = dragButton_ == Qt::LeftButton && drag_ == render::NavAction::None && !moved_;
   dragButton_ = Qt::NoButton;
   drag_ = render::NavAction::None;
@@ -347,7 +367,19 @@ void ViewportWidget::wheelEvent(QWheelEvent* e) {
 
 void ViewportWidget::keyPressEvent(QKeyEvent* e) {
   if (!e->text().isEmpty()) overlay_.character(e->text().at(0).unicode());
+  if (interaction_ && interaction_->keyPress(e)) {
+    update();
+    return;
+  }
   QOpenGLWidget::keyPressEvent(e);
+}
+
+void ViewportWidget::keyReleaseEvent(QKeyEvent* e) {
+  if (interaction_ && interaction_->keyRelease(e)) {
+    update();
+    return;
+  }
+  QOpenGLWidget::keyReleaseEvent(e);
 }
 
 }  // namespace sinew::app

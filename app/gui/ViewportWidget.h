@@ -20,6 +20,22 @@
 
 namespace sinew::app {
 
+// What a viewport tool (place joint, move joint, pose, paint) plugs into the
+// viewport: mouse and key events before the default picking, additions to
+// the frame's scene, and a posed skeleton to draw and pick instead of the
+// rest pose. Events return true when the tool used them.
+class ViewportInteraction {
+ public:
+  virtual ~ViewportInteraction() = default;
+  virtual bool mousePress(QMouseEvent*) { return false; }
+  virtual bool mouseMove(QMouseEvent*, bool dragging) { return false; }
+  virtual bool mouseRelease(QMouseEvent*) { return false; }
+  virtual bool keyPress(QKeyEvent*) { return false; }
+  virtual bool keyRelease(QKeyEvent*) { return false; }
+  virtual void decorate(render::FrameScene&) {}
+  virtual const std::vector<Transform>* jointPose() const { return nullptr; }
+};
+
 class ViewportWidget : public QOpenGLWidget {
   Q_OBJECT
  public:
@@ -48,6 +64,7 @@ class ViewportWidget : public QOpenGLWidget {
   // Re-render continuously (playback, benchmarks) instead of on demand.
   void setContinuous(bool on);
   void setStatusText(const QString& text);
+  void setInteraction(ViewportInteraction* interaction) { interaction_ = interaction; }
   // Where the overlay drew a widget (logical pixels), by label; empty if it did not.
   QRectF overlayWidget(const QString& label) const;
   void setTimelineText(const QString& text);
@@ -67,6 +84,7 @@ class ViewportWidget : public QOpenGLWidget {
   void mouseReleaseEvent(QMouseEvent* e) override;
   void wheelEvent(QWheelEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
+  void keyReleaseEvent(QKeyEvent* e) override;
 
  private:
   void releaseGL();
@@ -84,6 +102,8 @@ class ViewportWidget : public QOpenGLWidget {
   QString glInfo_;
 
   // Interaction
+  ViewportInteraction* interaction_ = nullptr;
+  bool toolDrag_ = false;  // the active tool took the current press
   render::NavAction drag_ = render::NavAction::None;
   Qt::MouseButton dragButton_ = Qt::NoButton;
   QPoint pressPos_, lastPos_;

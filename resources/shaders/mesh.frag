@@ -3,7 +3,9 @@
 // the alpha grows towards silhouettes so the outline stays readable.
 in vec3 vNormalView;
 in vec3 vPositionView;
+in vec3 vColor;
 uniform vec4 uColor;
+uniform int uVertexColors;  // 1: per-vertex colours instead of uColor.rgb
 uniform vec3 uUpView;     // world +y in view space
 uniform int uLit;         // 0: flat colour (highlights)
 uniform int uXray;
@@ -18,7 +20,8 @@ void main() {
   float specular = pow(max(dot(n, h), 0.0), 48.0) * 0.25;
   float hemi = 0.5 + 0.5 * dot(n, uUpView);
   vec3 ambient = mix(vec3(0.20, 0.18, 0.17), vec3(0.42, 0.45, 0.52), hemi);
-  vec3 c = uColor.rgb * (ambient + 0.70 * diffuse) + vec3(specular);
+  vec3 base = uVertexColors != 0 ? vColor : uColor.rgb;
+  vec3 c = base * (ambient + 0.70 * diffuse) + vec3(specular);
   if (!gl_FrontFacing) c *= 0.55;
   float alpha = uColor.a;
   if (uXray != 0) alpha = clamp(0.12 + 0.8 * pow(1.0 - abs(dot(n, v)), 2.0), 0.0, 1.0);

@@ -254,29 +254,32 @@ void scaleAndMove(Skeleton& s, double scale, const Vec3& from, const Vec3& to) {
 
 double fitSkeletonToMesh(Skeleton& s, const TriMesh& surface) {
   if (s.empty() || surface.positions.empty()) return 1.0;
-  // The joints' box is centred in the surface's box, and scaled as large as
-  // it can be while the most joints stay inside the surface: joints sit
-  // inside a body, some way in from its extremities.
+  // Joints sit inside a body, a little in from its extremities: the joints'
+  // box should span about 92% of the surface's height (its longest side for
+  // a figure lying down), centred. Around that first guess, the scale that
+  // keeps the most joints inside wins (ties: the one nearest the guess).
   Aabb joints;
   for (const Vec3& p : s.restPositions()) joints.add(p);
   const Aabb body = surface.bounds();
-  const double extent = std::max(joints.size().maxCoeff(), 1e-12);
-  const double full = body.size().maxCoeff() / extent;  // joints spanning the whole body
+  int axis = 1;
+  if (joints.size().y() < 0.5 * joints.size().maxCoeff()) joints.size().maxCoeff(&axis);
+  const double guess = 0.92 * body.size()[axis] / std::max(joints.size()[axis], 1e-12);
   const TriangleTree tree(surface);
   const Skeleton original = s;
-  double bestScale = full;
+  double bestScale = guess;
   size_t bestInside = 0;
-  constexpr int kSteps = 40;
-  for (int k = 0; k <= kSteps; ++k) {
-    const double scale = full * (1.0 - 0.6 * k / kSteps);  // from the whole body down to 40% of it
+  double bestOff = std::numeric_limits<double>::infinity();
+  for (int k = -12; k <= 6; ++k) {
+    const double scale = guess * (1.0 + 0.02 * k);  // 76% to 112% of the guess
     Skeleton trial = original;
     scaleAndMove(trial, scale, joints.center(), body.center());
     const size_t inside = s.size() - jointsOutside(trial, tree).size();
-    if (inside > bestInside) {
+    const double off = std::abs(std::log(scale / guess));
+    if (inside > bestInside || (inside == bestInside && off < bestOff)) {
       bestInside = inside;
       bestScale = scale;
+      bestOff = off;
     }
-    if (inside == s.size()) break;  // the largest scale with every joint inside
   }
   scaleAndMove(s, bestScale, joints.center(), body.center());
   return bestScale;

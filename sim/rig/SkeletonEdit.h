@@ -59,9 +59,10 @@ int mirrorJoints(Skeleton& skeleton, int from, double planeX = 0.0);
 int symmetrizeJoints(Skeleton& skeleton, double planeX = 0.0);
 
 // Fits a skeleton to a surface by a uniform scale and a translation: the box
-// of the joints is centred in the surface's box and scaled as large as it
-// can be with every joint (or as many as possible) inside the surface.
-// Returns the scale applied.
+// of the joints is centred in the surface's box and scaled to span about 92%
+// of its height, adjusted (within -24%..+12%) to keep the most joints inside
+// the surface. Returns the scale applied. Proportions that differ from the
+// surface's leave some joints outside: see jointsOutside().
 double fitSkeletonToMesh(Skeleton& skeleton, const TriMesh& surface);
 
 // Indices of joints that lie outside the closed surface (by ray parity).

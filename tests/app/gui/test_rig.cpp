@@ -1,0 +1,214 @@
+// The rigging tools driven with simulated input: placing, moving and posing
+// joints, editing joint properties, mirroring, importing a skeleton.
+#include "GuiTestUtil.h"
+#include "MainWindow.h"
+#include "io/ProjectFile.h"
+#include "rig/SkeletonEdit.h"
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QComboBox>
+#include <QTest>
+
+#include <cmath>
+
+using namespace sinew;
+using namespace sinew::app;
+using namespace sinew::test;
+
+namespace {
+
+class RigTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    window = std::make_unique<MainWindow>(MainWindow::RecoveryPolicy::Ignore);
+    window->setInteractive(false);
+    window->openProjectData(loadProject(examplePath().toStdString()), examplePath());
+    window->resize(1280, 800);
+    window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+    ASSERT_TRUE(waitUntil([&] { return view()->framesRendered() >= 1; }));
+    // Look at the character from the front.
+    view()->camera().yaw = 0;
+    view()->camera().pitch = 0;
+    window->viewport()->frameAll();
+  }
+  void TearDown() override {
+    window->document()->undoStack()->setClean();
+    window->close();
+    window.reset();
+  }
+  ViewportWidget* view() { return window->viewport(); }
+  const Skeleton& skeleton() { return window->document()->project().skeleton->skeleton; }
+  Vec3 joint(const char* name) { return skeleton().restPositions()[size_t(skeleton().find(name))]; }
+  QPoint projected(const Vec3& p) {
+    double x, y;
+    EXPECT_TRUE(view()->camera().project(p, view()->width(), view()->height(), &x, &y));
+    return QPoint(int(std::lround(x)), int(std::lround(y)));
+  }
+  QImage rendered() {
+    const int before = view()->framesRendered();
+    view()->update();
+    EXPECT_TRUE(waitUntil([&] { return view()->framesRendered() > before; }));
+    return view()->grabFramebuffer();
+  }
+  void drag(QPoint from, QPoint to, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+    auto send = [&](QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
+      QMouseEvent e(type, QPointF(pos), QPointF(view()->mapToGlobal(pos)), Qt::LeftButton, buttons, mods);
+      QApplication::sendEvent(view(), &e);
+    };
+    send(QEvent::MouseButtonPress, from, Qt::LeftButton);
+    for (int i = 1; i <= 8; ++i) send(QEvent::MouseMove, from + (to - from) * i / 8, Qt::LeftButton);
+    send(QEvent::MouseButtonRelease, to, Qt::NoButton);
+  }
+  std::unique_ptr<MainWindow> window;
+};
+
+}  // namespace
+
+TEST_F(RigTest, PlacesAJointInsideTheLimbAsAChildOfTheSelection) {
+  window->selectJoint("LeftForeArm");
+  window->actToolPlace->trigger();
+  const size_t before = skeleton().size();
+  const int undoIndex = window->document()->undoStack()->index();
+  // Click on the forearm, between elbow and wrist, seen from the front.
+  const Vec3 target = 0.5 * (joint("LeftForeArm") + joint("LeftHand"));
+  QTest::mouseClick(view(), Qt::LeftButton, Qt::NoModifier, projected(target));
+  ASSERT_EQ(skeleton().size(), before + 1);
+  const Joint& added = skeleton().joints.back();
+  EXPECT_EQ(skeleton().joints[size_t(added.parent)].name, "LeftForeArm");
+  EXPECT_EQ(window->rig()->selectedJoint(), QString::fromStdString(added.name));
+  const Vec3 at = skeleton().restPositions().back();
+  EXPECT_NEAR(at.z(), 0.0, 0.01) << "midway through the limb, not on its surface";
+  EXPECT_NEAR(at.y(), target.y(), 0.01);
+  EXPECT_EQ(window->document()->undoStack()->index(), undoIndex + 1);
+  window->actUndo->trigger();
+  EXPECT_EQ(skeleton().size(), before);
+  // A click beside the body places nothing.
+  QTest::mouseClick(view(), Qt::LeftButton, Qt::NoModifier, QPoint(5, view()->height() / 2));
+  EXPECT_EQ(skeleton().size(), before);
+}
+
+TEST_F(RigTest, DraggingAJointIsOneUndoStepAndAxisLockWorks) {
+  window->actToolMove->trigger();
+  const Vec3 hand = joint("LeftHand"), elbow = joint("LeftForeArm");
+  const int undoIndex = window->document()->undoStack()->index();
+  drag(projected(hand), projected(hand) + QPoint(30, -40));
+  const Vec3 moved = joint("LeftHand");
+  EXPECT_GT((moved - hand).norm(), 0.02);
+  EXPECT_NEAR(moved.z(), hand.z(), 1e-9) << "dragged in the view plane (front view: z fixed)";
+  EXPECT_LT((joint("LeftForeArm") - elbow).norm(), 1e-12);
+  EXPECT_EQ(window->document()->undoStack()->index(), undoIndex + 1) << "one drag, one undo step";
+  window->actUndo->trigger();
+  EXPECT_LT((joint("LeftHand") - hand).norm(), 1e-12);
+  // Holding Y: only the height changes.
+  QTest::keyPress(view(), Qt::Key_Y);
+  drag(projected(hand), projected(hand) + QPoint(30, -40));
+  QTest::keyRelease(view(), Qt::Key_Y);
+  const Vec3 locked = joint("LeftHand");
+  EXPECT_NEAR(locked.x(), hand.x(), 1e-9);
+  EXPECT_GT(locked.y(), hand.y() + 0.02);
+}
+
+TEST_F(RigTest, PosingBendsTheElbowAndTheSkinFollows) {
+  const QImage rest = rendered();
+  window->selectJoint("LeftForeArm");
+  window->actToolPose->trigger();
+  // Bend 90 degrees about the world z axis (towards +y): the hand goes up.
+  window->rig()->setJointRotation("LeftForeArm", Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ())));
+  const std::vector<Transform>* pose = window->rig()->jointPose();
+  ASSERT_NE(pose, nullptr);
+  const Vec3 hand = (*pose)[size_t(skeleton().find("LeftHand"))].translation;
+  const Vec3 elbow = joint("LeftForeArm");
+  const double forearm = (joint("LeftHand") - elbow).norm();
+  EXPECT_LT((hand - (elbow + Vec3(0, forearm, 0))).norm(), 1e-9);
+  const QImage bent = rendered();
+  bent.save(tempDir("pose") + "/bent.png");
+  // The region above the elbow now shows the forearm's (light) skin.
+  const QPoint above = projected(elbow + Vec3(0, 0.6 * forearm, 0.0));
+  const QRect r(above.x() - 3, above.y() - 3, 7, 7);
+  EXPECT_LT(imageStats(rest, r).brightFraction, 0.2);
+  EXPECT_GT(imageStats(bent, r).brightFraction, 0.6);
+  // Dragging the z ring rotates further; Reset Pose restores the rest pose.
+  window->rig()->resetPose();
+  EXPECT_FALSE(window->rig()->posed());
+  EXPECT_EQ(window->document()->undoStack()->index(), 0) << "posing is not an edit";
+}
+
+TEST_F(RigTest, TheRingGizmoRotatesAboutItsAxis) {
+  window->selectJoint("LeftForeArm");
+  window->actToolPose->trigger();
+  rendered();
+  // A point on the z ring (the ring in the view plane, seen from the front):
+  // 60 px from the joint, straight up on screen.
+  const QPoint c = projected(joint("LeftForeArm"));
+  drag(c + QPoint(0, -60), c + QPoint(-60, 0));
+  const Quat q = window->rig()->jointRotation("LeftForeArm");
+  const Eigen::AngleAxisd aa(q);
+  EXPECT_NEAR(std::abs(aa.angle()), M_PI / 2, 0.15) << "a quarter turn swept on screen";
+  EXPECT_GT(std::abs(aa.axis().z()), 0.95) << "about the ring's axis";
+}
+
+TEST_F(RigTest, JointPropertiesAreEditableAndUndoable) {
+  window->selectJoint("LeftLeg");
+  auto* type = window->properties()->findChild<QComboBox*>("Type");
+  ASSERT_NE(type, nullptr);
+  type->setCurrentText("hinge");
+  emit type->activated(type->currentIndex());
+  EXPECT_EQ(skeleton().joints[size_t(skeleton().find("LeftLeg"))].type, JointType::Hinge);
+  // A hinge shows its axis.
+  EXPECT_NE(window->properties()->findChild<QWidget*>("Hinge axis"), nullptr);
+  auto* shape = window->properties()->findChild<QComboBox*>("Bone shape");
+  ASSERT_NE(shape, nullptr);
+  shape->setCurrentText("box");
+  emit shape->activated(shape->currentIndex());
+  EXPECT_EQ(skeleton().joints[size_t(skeleton().find("LeftLeg"))].bone.kind, BoneShapeKind::Box);
+  window->actUndo->trigger();
+  window->actUndo->trigger();
+  EXPECT_EQ(skeleton().joints[size_t(skeleton().find("LeftLeg"))].type, JointType::Ball);
+  EXPECT_EQ(skeleton().joints[size_t(skeleton().find("LeftLeg"))].bone.kind, BoneShapeKind::Capsule);
+}
+
+TEST_F(RigTest, MirrorAndSymmetrizeAreUndoable) {
+  window->actToolMove->trigger();
+  drag(projected(joint("LeftHand")), projected(joint("LeftHand")) + QPoint(20, 25));
+  const Vec3 left = joint("LeftHand");
+  window->actMirrorLR->trigger();
+  EXPECT_LT((joint("RightHand") - Vec3(-left.x(), left.y(), left.z())).norm(), 1e-9);
+  window->actUndo->trigger();
+  EXPECT_GT((joint("RightHand") - Vec3(-left.x(), left.y(), left.z())).norm(), 1e-3);
+  window->actSymmetrize->trigger();
+  const Vec3 l = joint("LeftHand"), r = joint("RightHand");
+  EXPECT_LT((l - Vec3(-r.x(), r.y(), r.z())).norm(), 1e-9);
+}
+
+TEST_F(RigTest, ImportsABvhSkeletonFittedToTheMesh) {
+  // Without a skeleton: the imported one becomes the project's, fitted inside the body.
+  window->selectJoint({});
+  window->selectObject(window->document()->project().skeleton->id);
+  window->actDelete->trigger();
+  ASSERT_FALSE(window->document()->project().skeleton.has_value());
+  ASSERT_TRUE(window->importSkeleton("/usr/share/assimp/models/BVH/01_01.bvh"));
+  ASSERT_TRUE(window->tasks()->waitForIdle(30000));
+  ASSERT_TRUE(window->document()->project().skeleton.has_value());
+  EXPECT_EQ(skeleton().size(), 31u);
+  // Fitted by scale and translation only: the trunk is inside the body and
+  // the skeleton spans the body's height; the CMU limbs (longer, wider apart)
+  // poke out of the Michelin man's, and the Log says which.
+  const TriMesh& body = window->document()->project().meshes[0].mesh;
+  const std::vector<int32_t> outside = jointsOutside(skeleton(), TriangleTree(body));
+  for (const char* name : {"Hips", "LowerBack", "Spine", "Spine1", "Neck", "Head"})
+    EXPECT_EQ(std::count(outside.begin(), outside.end(), skeleton().find(name)), 0) << name << " is outside";
+  Aabb joints;
+  for (const Vec3& p : skeleton().restPositions()) joints.add(p);
+  const double span = joints.size().y() / body.bounds().size().y();
+  EXPECT_GT(span, 0.7) << "the skeleton spans most of the body's height";
+  EXPECT_LT(span, 1.0);
+  bool warned = false;
+  for (const LogEntry& e : window->log()->entries()) warned |= e.message.contains("lie outside");
+  EXPECT_EQ(warned, !outside.empty());
+  EXPECT_FALSE(skeleton().bones().empty()) << "bone shapes were assigned";
+  window->actUndo->trigger();
+  EXPECT_FALSE(window->document()->project().skeleton.has_value());
+}
