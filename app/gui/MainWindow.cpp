@@ -18,6 +18,9 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QScrollArea>
 #include <QToolButton>
 #include <QComboBox>
@@ -116,6 +119,8 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
   setCentralWidget(central);
 
   rig_ = new RigController(&doc_, viewport_, &log_, this);
+  paint_ = new PaintController(&doc_, viewport_, &log_, this);
+  rig_->paintInteraction = paint_;
   buildActions();
   buildDocks();
   buildRig();
@@ -425,6 +430,15 @@ void MainWindow::buildRig() {
     statusBar()->showMessage(a->statusTip(), 4000);
   });
   connect(rig_, &RigController::jointSelected, this, &MainWindow::selectJoint);
+  connect(rig_, &RigController::toolChanged, this, [this](RigTool t) {
+    paint_->active = t == RigTool::Paint;
+    if (paint_->active) {
+      paint_->setMesh(rig_->targetMesh());
+      if (!paint_->mesh()) statusBar()->showMessage(tr("Paint weights: there is no mesh to paint"), 5000);
+      else if (paint_->bones().empty()) statusBar()->showMessage(tr("Paint weights: the project needs a skeleton"), 5000);
+    }
+    viewport_->update();
+  });
   connect(rig_, &RigController::message, this, [this](const QString& m) {
     statusBar()->showMessage(m, 6000);
     log_.info(m);
@@ -517,6 +531,7 @@ void MainWindow::buildRig() {
   connect(worst, &QCheckBox::toggled, this, apply);
   v->addWidget(volBox);
   rigLayout_ = v;  // later sections (volumes, weights, painting) are added below
+  buildPaintPanel();
   v->addStretch(1);
   auto* scroll = new QScrollArea(this);
   scroll->setWidget(panel);
@@ -527,6 +542,105 @@ void MainWindow::buildRig() {
   addDockWidget(Qt::RightDockWidgetArea, dock);
   tabifyDockWidget(findChild<QDockWidget*>("dockProperties"), dock);
   findChild<QDockWidget*>("dockProperties")->raise();
+}
+
+void MainWindow::buildPaintPanel() {
+  auto* box = new QGroupBox(tr("Paint weights"), this);
+  box->setObjectName("paintPanel");
+  auto* f = new QFormLayout(box);
+  auto* bone = new QComboBox(box);
+  bone->setObjectName("paintBone");
+  auto* locks = new QListWidget(box);
+  locks->setObjectName("paintLocks");
+  locks->setMaximumHeight(90);
+  locks->setToolTip(tr("Checked bones are locked: painting never changes them"));
+  auto* mode = new QComboBox(box);
+  mode->setObjectName("paintMode");
+  for (BrushMode m : {BrushMode::Add, BrushMode::Subtract, BrushMode::Replace, BrushMode::Smooth})
+    mode->addItem(brushModeName(m));
+  auto* radius = new QDoubleSpinBox(box);
+  radius->setObjectName("paintRadius");
+  radius->setRange(0.002, 2.0);
+  radius->setDecimals(3);
+  radius->setSingleStep(0.005);
+  radius->setSuffix(" m");
+  radius->setValue(paint_->brush.radius);
+  auto* strength = new QDoubleSpinBox(box);
+  strength->setObjectName("paintStrength");
+  strength->setRange(0.0, 1.0);
+  strength->setSingleStep(0.05);
+  strength->setValue(paint_->brush.strength);
+  auto* falloff = new QComboBox(box);
+  falloff->setObjectName("paintFalloff");
+  for (BrushFalloff x : {BrushFalloff::Constant, BrushFalloff::Linear, BrushFalloff::Smooth}) falloff->addItem(brushFalloffName(x));
+  falloff->setCurrentIndex(2);
+  auto* value = new QDoubleSpinBox(box);
+  value->setObjectName("paintValue");
+  value->setRange(0.0, 1.0);
+  value->setSingleStep(0.1);
+  value->setValue(1.0);
+  value->setToolTip(tr("Target weight of Replace, and the value Flood sets"));
+  auto* normalize = new QCheckBox(tr("Auto-normalise"), box);
+  normalize->setChecked(paint_->settings().autoNormalize);
+  auto* maxInf = new QSpinBox(box);
+  maxInf->setRange(0, 16);
+  maxInf->setSpecialValueText(tr("no limit"));
+  maxInf->setValue(paint_->settings().maxInfluences);
+  auto* mirror = new QCheckBox(tr("Mirror left/right"), box);
+  auto* dominant = new QCheckBox(tr("Show dominant bone"), box);
+  auto* floodButton = new QPushButton(tr("Flood"), box);
+  auto* normalizeButton = new QPushButton(tr("Normalise all"), box);
+  f->addRow(tr("Bone"), bone);
+  f->addRow(tr("Locked"), locks);
+  f->addRow(tr("Mode"), mode);
+  f->addRow(tr("Radius"), radius);
+  f->addRow(tr("Strength"), strength);
+  f->addRow(tr("Falloff"), falloff);
+  f->addRow(tr("Value"), value);
+  f->addRow(normalize);
+  f->addRow(tr("Max influences"), maxInf);
+  f->addRow(mirror);
+  f->addRow(dominant);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(floodButton);
+  buttons->addWidget(normalizeButton);
+  f->addRow(buttons);
+  auto refill = [this, bone, locks] {
+    const QSignalBlocker b1(bone), b2(locks);
+    bone->clear();
+    locks->clear();
+    for (size_t i = 0; i < paint_->bones().size(); ++i) {
+      const QString name = QString::fromStdString(paint_->bones()[i]);
+      bone->addItem(name);
+      auto* item = new QListWidgetItem(name, locks);
+      item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+      item->setCheckState(paint_->locked(int32_t(i)) ? Qt::Checked : Qt::Unchecked);
+    }
+    bone->setCurrentIndex(paint_->selectedBone());
+  };
+  connect(paint_, &PaintController::bonesChanged, this, refill);
+  connect(bone, &QComboBox::currentIndexChanged, this, [this](int i) { paint_->setSelectedBone(i); });
+  connect(locks, &QListWidget::itemChanged, this, [this, locks](QListWidgetItem* item) {
+    paint_->setLocked(locks->row(item), item->checkState() == Qt::Checked);
+  });
+  connect(mode, &QComboBox::currentIndexChanged, this, [this](int i) { paint_->brush.mode = BrushMode(i); });
+  connect(radius, &QDoubleSpinBox::valueChanged, this, [this](double r) {
+    paint_->brush.radius = r;
+    viewport_->update();
+  });
+  connect(strength, &QDoubleSpinBox::valueChanged, this, [this](double x) { paint_->brush.strength = x; });
+  connect(falloff, &QComboBox::currentIndexChanged, this, [this](int i) { paint_->brush.falloff = BrushFalloff(i); });
+  connect(value, &QDoubleSpinBox::valueChanged, this, [this](double x) { paint_->brush.value = x; });
+  connect(normalize, &QCheckBox::toggled, this, [this](bool on) { paint_->settings().autoNormalize = on; });
+  connect(maxInf, &QSpinBox::valueChanged, this, [this](int n) { paint_->settings().maxInfluences = n; });
+  connect(mirror, &QCheckBox::toggled, this, [this](bool on) { paint_->settings().mirror = on; });
+  connect(dominant, &QCheckBox::toggled, this, [this](bool on) {
+    paint_->showDominant = on;
+    paint_->setSelectedBone(paint_->selectedBone());  // recolour
+  });
+  connect(floodButton, &QPushButton::clicked, this, [this, value] { paint_->floodSelected(value->value()); });
+  connect(normalizeButton, &QPushButton::clicked, paint_, &PaintController::normalizeAll);
+  rigLayout_->addWidget(box);
 }
 
 bool MainWindow::importSkeleton(const QString& file) {
@@ -967,7 +1081,10 @@ void MainWindow::selectObject(ObjectId id, const render::PickResult& detail) {
     rig_->selectJoint({});
   }
   selected_ = id;
-  if (doc_.project().findMesh(id)) rig_->setTargetMesh(id);
+  if (doc_.project().findMesh(id)) {
+    rig_->setTargetMesh(id);
+    if (paint_->active) paint_->setMesh(id);
+  }
   outliner_->selectObject(id);
   properties_->setObject(id);
   viewport_->setSelection(id, detail);

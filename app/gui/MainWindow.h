@@ -8,6 +8,7 @@
 #include "Log.h"
 #include "Panels.h"
 #include "Recovery.h"
+#include "PaintController.h"
 #include "RigController.h"
 #include "TaskRunner.h"
 #include "ViewportWidget.h"
@@ -56,6 +57,7 @@ class MainWindow : public QMainWindow {
   TaskRunner* tasks() { return tasks_; }
   Recovery* recovery() { return recovery_.get(); }
   RigController* rig() { return rig_; }
+  PaintController* paint() { return paint_; }
   // Selects a joint of the skeleton (empty: none): properties, outliner, viewport.
   void selectJoint(const QString& name);
   // Replaces the skeleton by the one in a file (FBX/glTF/Collada armature or
@@ -120,6 +122,8 @@ class MainWindow : public QMainWindow {
   bool playing_ = false;
 
   RigController* rig_ = nullptr;
+  PaintController* paint_ = nullptr;
+  void buildPaintPanel();
   QVBoxLayout* rigLayout_ = nullptr;  // the Rig dock's sections
   QMenu* recentMenu_ = nullptr;
   QLabel* statusPick_ = nullptr;

@@ -3,6 +3,7 @@
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
 #include "io/ProjectFile.h"
+#include "rig/WeightPaint.h"
 #include "rig/SkeletonEdit.h"
 
 #include <gtest/gtest.h>
@@ -211,4 +212,60 @@ TEST_F(RigTest, ImportsABvhSkeletonFittedToTheMesh) {
   EXPECT_FALSE(skeleton().bones().empty()) << "bone shapes were assigned";
   window->actUndo->trigger();
   EXPECT_FALSE(window->document()->project().skeleton.has_value());
+}
+
+TEST_F(RigTest, PaintingAStrokeChangesWeightsAlongItOnlyAndUndoRestoresThem) {
+  const MeshObject& body = window->document()->project().meshes[0];
+  window->selectObject(body.id);
+  window->actToolPaint->trigger();
+  PaintController* paint = window->paint();
+  ASSERT_EQ(paint->mesh(), body.id);
+  ASSERT_EQ(paint->bones().size(), skeleton().size());
+  const int32_t spine = int32_t(std::find(paint->bones().begin(), paint->bones().end(), "Spine1") - paint->bones().begin());
+  paint->setSelectedBone(spine);
+  paint->brush.radius = 0.06;
+  paint->brush.strength = 1.0;
+  paint->brush.mode = BrushMode::Replace;
+  paint->brush.value = 1.0;
+  const WeightMatrix before = paint->weights();
+  const int undoIndex = window->document()->undoStack()->index();
+  // A horizontal stroke across the belly, seen from the front. The brush
+  // samples lie on the polyline through the surface points under the mouse.
+  const QPoint from = projected(Vec3(-0.12, 1.15, 0.25)), to = projected(Vec3(0.12, 1.15, 0.25));
+  std::vector<Vec3> path;
+  for (int i = 0; i <= 8; ++i) {
+    const auto hit = paint->surfacePoint(from + (to - from) * i / 8);
+    ASSERT_TRUE(hit.has_value());
+    path.push_back(*hit);
+  }
+  drag(from, to);
+  const WeightMatrix& after = paint->weights();
+  EXPECT_EQ(window->document()->undoStack()->index(), undoIndex + 1) << "one stroke, one undo step";
+  ASSERT_TRUE(body.skin.has_value());
+  // Weights changed near the stroke and nowhere else.
+  int changedNear = 0, changedFar = 0;
+  for (size_t v = 0; v < body.mesh.vertexCount(); ++v) {
+    const bool changed = (after.row(Eigen::Index(v)) - before.row(Eigen::Index(v))).cwiseAbs().maxCoeff() > 1e-9;
+    const Vec3& p = body.mesh.positions[v];
+    double d = std::numeric_limits<double>::infinity();
+    for (size_t k = 0; k + 1 < path.size(); ++k) {
+      const Vec3 ab = path[k + 1] - path[k];
+      const double t = ab.squaredNorm() > 0 ? std::clamp((p - path[k]).dot(ab) / ab.squaredNorm(), 0.0, 1.0) : 0.0;
+      d = std::min(d, (p - (path[k] + t * ab)).norm());
+    }
+    if (changed && d < paint->brush.radius + 1e-9) ++changedNear;
+    if (changed && d > paint->brush.radius + 1e-9) {
+      ++changedFar;
+      ADD_FAILURE() << "vertex " << v << " at " << p.transpose() << " changed, " << d << " m from the stroke";
+    }
+  }
+  EXPECT_GT(changedNear, 30);
+  EXPECT_EQ(changedFar, 0);
+  // The painted vertices now belong to Spine1, and rows still sum to 1.
+  for (Eigen::Index v = 0; v < after.rows(); ++v) EXPECT_NEAR(after.row(v).sum(), 1.0, 1e-9);
+  window->actUndo->trigger();
+  EXPECT_TRUE(paint->weights().isApprox(before, 1e-9)) << "undo restores the weights";
+  EXPECT_FALSE(window->document()->project().meshes[0].skin.has_value()) << "the mesh had no weights before";
+  window->actRedo->trigger();
+  EXPECT_TRUE(window->document()->project().meshes[0].skin.has_value());
 }
