@@ -4,6 +4,8 @@
 #include "examples/Humanoid.h"
 #include "io/AssimpImport.h"
 #include "io/ProjectFile.h"
+#include "io/TetFiles.h"
+#include "rig/RigBuild.h"
 
 #include <nlohmann/json.hpp>
 
@@ -241,6 +243,129 @@ int exportMeshes(const ExportArgs& args) {
     }
     sinew::exportMeshes(meshes, args.output);
     std::cout << "wrote " << args.output << " (" << meshes.size() << " mesh(es))\n";
+    return int(kOk);
+  });
+}
+
+namespace {
+json toJson(const TetQuality& q) {
+  return {{"nodes", q.nodeCount},          {"tets", q.tetCount},
+          {"inverted", q.invertedCount},   {"slivers", q.sliverCount},
+          {"volume", q.totalVolume},       {"minDihedralDeg", q.minDihedralDeg},
+          {"maxDihedralDeg", q.maxDihedralDeg}, {"maxRadiusEdge", q.maxRadiusEdge},
+          {"meanRadiusEdge", q.meanRadiusEdge}, {"worstTets", q.worst}};
+}
+json perBone(const std::vector<size_t>& counts, const std::vector<std::string>& bones) {
+  json o = json::object();
+  for (size_t i = 0; i < counts.size() && i < bones.size(); ++i) o[bones[i]] = counts[i];
+  return o;
+}
+}  // namespace
+
+int rig(const RigArgs& args) {
+  return guarded([&] {
+    if (fs::exists(args.output) && !args.overwrite && fs::absolute(args.output) != fs::absolute(args.project))
+      throw InputError(args.output, "already exists (use --overwrite to replace it)");
+    Project project = loadProject(args.project);
+    RigBuildOptions opt;
+    opt.cageNodes = args.cageNodes;
+    opt.regions = args.regions;
+    opt.rebuild = args.rebuild;
+    if (args.weights == "none") opt.weights = false;
+    else if (args.weights == "harmonic") opt.method = WeightMethod::Harmonic;
+    else if (args.weights != "bbw") throw InputError("", "--weights must be bbw, harmonic or none");
+    const RigBuildResult r = buildRig(project, 0, opt);
+    applyRigBuild(project, r);
+    saveProject(project, args.output);
+    const RigBuildReport& rep = r.report;
+    std::vector<std::string> bones;
+    for (const VolumeObject& v : r.volumes) bones = v.bones;
+    if (args.json) {
+      json j{{"project", args.output}, {"mesh", project.objectName(r.mesh)}, {"boneShapesAssigned", rep.boneShapesAssigned}};
+      j["cage"] = nullptr;
+      if (rep.cage) {
+        const CageReport& c = *rep.cage;
+        j["cage"] = {{"nodes", c.nodes},
+                     {"tets", c.tets},
+                     {"cageSurfaceVertices", c.cageVertices},
+                     {"fixedNodes", c.fixedNodes},
+                     {"fixedPerBone", perBone(c.fixedPerBone, bones)},
+                     {"extrapolatedVertices", c.extrapolatedVertices},
+                     {"quality", toJson(c.quality)},
+                     {"seconds", {{"hull", c.hullSeconds}, {"simplify", c.simplifySeconds}, {"tetgen", c.tetgenSeconds},
+                                  {"embed", c.embedSeconds}, {"total", c.totalSeconds}}}};
+      }
+      j["regions"] = nullptr;
+      if (rep.regions) {
+        const RegionMeshReport& g = *rep.regions;
+        j["regions"] = {{"nodes", g.nodes},
+                        {"tets", g.tets},
+                        {"fleshTets", g.fleshTets},
+                        {"tetsPerBone", perBone(g.tetsPerBone, bones)},
+                        {"extrapolatedVertices", g.extrapolatedVertices},
+                        {"quality", toJson(g.quality)},
+                        {"seconds", g.totalSeconds}};
+      }
+      j["weights"] = nullptr;
+      if (rep.weights) {
+        const BoneWeightsResult& w = *rep.weights;
+        j["weights"] = {{"method", weightMethodName(opt.method)},
+                        {"bones", w.weights.cols()},
+                        {"nodes", w.weights.rows()},
+                        {"iterations", w.totalIterations},
+                        {"maxResidual", w.maxResidual},
+                        {"partitionDefect", w.partitionDefect},
+                        {"seconds", w.seconds},
+                        {"surface", {{"vertices", rep.weightedVertices},
+                                     {"maxPartitionError", rep.maxPartitionError},
+                                     {"minWeight", rep.minWeight},
+                                     {"maxWeight", rep.maxWeight}}}};
+      }
+      j["totalSeconds"] = rep.totalSeconds;
+      j["diagnostics"] = toJson(rep.diagnostics);
+      std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+      return int(kOk);
+    }
+    std::cout << args.output << ": rig of '" << project.objectName(r.mesh) << "'\n";
+    if (rep.boneShapesAssigned) std::cout << "  bone shapes: assigned defaults\n";
+    if (rep.cage)
+      std::printf("  cage: %zu nodes, %zu tets, %zu fixed nodes, dihedral %.1f-%.1f deg, %.2f s\n", rep.cage->nodes,
+                  rep.cage->tets, rep.cage->fixedNodes, rep.cage->quality.minDihedralDeg, rep.cage->quality.maxDihedralDeg,
+                  rep.cage->totalSeconds);
+    if (rep.regions)
+      std::printf("  conforming mesh: %zu nodes, %zu tets (%zu flesh), dihedral %.1f-%.1f deg, %.2f s\n", rep.regions->nodes,
+                  rep.regions->tets, rep.regions->fleshTets, rep.regions->quality.minDihedralDeg,
+                  rep.regions->quality.maxDihedralDeg, rep.regions->totalSeconds);
+    if (rep.weights)
+      std::printf("  weights (%s): %lld bones, %d iterations, partition of unity within %.1e, %.2f s\n",
+                  weightMethodName(opt.method), (long long)rep.weights->weights.cols(), rep.weights->totalIterations,
+                  rep.maxPartitionError, rep.weights->seconds);
+    std::fflush(stdout);
+    printDiagnostics(rep.diagnostics, std::cout);
+    return int(kOk);
+  });
+}
+
+int exportTets(const ExportTetsArgs& args) {
+  return guarded([&] {
+    const Project p = loadProject(args.project);
+    const VolumeObject* v = nullptr;
+    for (const VolumeObject& x : p.volumes)
+      if (args.volume.empty() || x.name == args.volume) {
+        v = &x;
+        break;
+      }
+    if (!v) throw InputError(args.project, args.volume.empty() ? "has no volume" : "has no volume named '" + args.volume + "'");
+    writeMedit(args.output, v->mesh);
+    std::cout << "wrote " << args.output << " (" << v->mesh.nodeCount() << " nodes, " << v->mesh.tetCount() << " tets)\n";
+    if (v->kind == VolumeKind::Conforming && p.skeleton) {
+      JointFile jf;
+      jf.bones = v->bones;
+      jf.joints = regionJoints(p.skeleton->skeleton, v->bones);
+      const std::string jointPath = (fs::path(args.output).replace_extension(".joint")).string();
+      writeJointFile(jointPath, jf);
+      std::cout << "wrote " << jointPath << " (" << jf.bones.size() << " bones, " << jf.joints.size() << " joints)\n";
+    }
     return int(kOk);
   });
 }

@@ -49,4 +49,23 @@ struct ExportArgs {
 };
 int exportMeshes(const ExportArgs& args);
 
+struct RigArgs {
+  std::string project;
+  std::string output;
+  size_t cageNodes = 1200;
+  bool regions = false;
+  std::string weights = "bbw";  // bbw | harmonic | none
+  bool rebuild = false;
+  bool json = false;
+  bool overwrite = false;
+};
+int rig(const RigArgs& args);
+
+struct ExportTetsArgs {
+  std::string project;
+  std::string volume;  // name; empty: the first
+  std::string output;  // .mesh (a .joint is written beside it for a conforming mesh)
+};
+int exportTets(const ExportTetsArgs& args);
+
 }  // namespace sinew::cli

@@ -49,6 +49,24 @@ int main(int argc, char** argv) {
   exp->add_option("-o,--output", expArgs.output, "Output file (.obj, .stl, .ply, .glb, .gltf, .dae, ...)")->required();
   exp->add_option("--mesh", expArgs.meshes, "Mesh name(s) to export (default: all)");
 
+  RigArgs rigArgs;
+  auto* rigCmd = app.add_subcommand("rig", "Build what a project's rig is missing: bone shapes, cage, regions, weights");
+  rigCmd->add_option("project", rigArgs.project, "Project file (.sinew)")->required();
+  rigCmd->add_option("-o,--output", rigArgs.output, "Project file to write (may be the input)")->required();
+  rigCmd->add_option("--cage-nodes", rigArgs.cageNodes, "Target number of cage nodes")->check(CLI::Range(50, 200000));
+  rigCmd->add_flag("--regions", rigArgs.regions, "Also build the conforming mesh with bone regions (Li 2019)");
+  rigCmd->add_option("--weights", rigArgs.weights, "Weights: bbw (bounded biharmonic), harmonic or none")
+      ->check(CLI::IsMember({"bbw", "harmonic", "none"}));
+  rigCmd->add_flag("--rebuild", rigArgs.rebuild, "Rebuild the parts even if present");
+  rigCmd->add_flag("--json", rigArgs.json, "Print JSON");
+  rigCmd->add_flag("--overwrite", rigArgs.overwrite, "Replace an existing output file");
+
+  ExportTetsArgs tetArgs;
+  auto* tets = app.add_subcommand("export-tets", "Write a project's volume as a Medit .mesh (+ .joint for bone regions)");
+  tets->add_option("project", tetArgs.project, "Project file (.sinew)")->required();
+  tets->add_option("-o,--output", tetArgs.output, "Output .mesh file")->required();
+  tets->add_option("--volume", tetArgs.volume, "Volume name (default: the first)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -64,5 +82,7 @@ int main(int argc, char** argv) {
   if (*pinfo) return projectInfo(projArgs);
   if (*ex) return example(exArgs);
   if (*exp) return exportMeshes(expArgs);
+  if (*rigCmd) return rig(rigArgs);
+  if (*tets) return exportTets(tetArgs);
   return kUsage;
 }

@@ -4,6 +4,7 @@
 #include "io/AssimpImport.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
+#include "io/TetFiles.h"
 #include "rig/BoneShapes.h"
 #include "rig/SkeletonEdit.h"
 
@@ -34,6 +35,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSlider>
 #include <QStatusBar>
@@ -531,6 +533,7 @@ void MainWindow::buildRig() {
   connect(worst, &QCheckBox::toggled, this, apply);
   v->addWidget(volBox);
   rigLayout_ = v;  // later sections (volumes, weights, painting) are added below
+  buildVolumePanel();
   buildPaintPanel();
   v->addStretch(1);
   auto* scroll = new QScrollArea(this);
@@ -542,6 +545,133 @@ void MainWindow::buildRig() {
   addDockWidget(Qt::RightDockWidgetArea, dock);
   tabifyDockWidget(findChild<QDockWidget*>("dockProperties"), dock);
   findChild<QDockWidget*>("dockProperties")->raise();
+}
+
+void MainWindow::buildVolumePanel() {
+  auto* box = new QGroupBox(tr("Volumes and weights"), this);
+  box->setObjectName("volumePanel");
+  auto* f = new QFormLayout(box);
+  auto* nodes = new QSpinBox(box);
+  nodes->setObjectName("cageNodes");
+  nodes->setRange(100, 50000);
+  nodes->setSingleStep(100);
+  nodes->setValue(1200);
+  nodes->setToolTip(tr("Target number of cage nodes (Liu et al. 2013 used about 1,200)"));
+  auto* method = new QComboBox(box);
+  method->setObjectName("weightMethod");
+  method->addItems({tr("Bounded biharmonic"), tr("Harmonic (fast preview)")});
+  auto* cage = new QPushButton(tr("Build Cage"), box);
+  cage->setObjectName("buildCage");
+  auto* regions = new QPushButton(tr("Build Conforming Mesh"), box);
+  regions->setObjectName("buildRegions");
+  auto* weights = new QPushButton(tr("Compute Weights"), box);
+  weights->setObjectName("computeWeights");
+  auto* all = new QPushButton(tr("Build Everything Missing"), box);
+  all->setObjectName("buildRig");
+  auto* exportTets = new QPushButton(tr("Export .mesh/.joint..."), box);
+  f->addRow(tr("Cage nodes"), nodes);
+  f->addRow(tr("Weights"), method);
+  auto* row1 = new QHBoxLayout;
+  row1->addWidget(cage);
+  row1->addWidget(regions);
+  f->addRow(row1);
+  auto* row2 = new QHBoxLayout;
+  row2->addWidget(weights);
+  row2->addWidget(all);
+  f->addRow(row2);
+  f->addRow(exportTets);
+  auto options = [nodes, method] {
+    RigBuildOptions o;
+    o.cageNodes = size_t(nodes->value());
+    o.method = method->currentIndex() == 0 ? WeightMethod::BoundedBiharmonic : WeightMethod::Harmonic;
+    o.cage = o.regions = o.weights = false;
+    return o;
+  };
+  connect(cage, &QPushButton::clicked, this, [this, options] {
+    RigBuildOptions o = options();
+    o.cage = o.weights = o.rebuild = true;  // new cage, new weights on it
+    runRigBuild(o, tr("Building the cage"));
+  });
+  connect(regions, &QPushButton::clicked, this, [this, options] {
+    RigBuildOptions o = options();
+    o.regions = o.rebuild = true;
+    runRigBuild(o, tr("Building the conforming mesh"));
+  });
+  connect(weights, &QPushButton::clicked, this, [this, options] {
+    RigBuildOptions o = options();
+    o.weights = o.rebuild = true;
+    o.cage = true;  // needs a cage (kept if present)
+    runRigBuild(o, tr("Computing weights"));
+  });
+  connect(all, &QPushButton::clicked, this, [this, options] {
+    RigBuildOptions o = options();
+    o.cage = o.weights = true;
+    runRigBuild(o, tr("Building the rig"));
+  });
+  connect(exportTets, &QPushButton::clicked, this, [this] {
+    const VolumeObject* v = doc_.project().findVolume(selected_);
+    if (!v && !doc_.project().volumes.empty()) v = &doc_.project().volumes.front();
+    if (!v) return showError(tr("Export"), tr("There is no volume to export: build a cage or a conforming mesh first."));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Tet Mesh"), QString::fromStdString(v->name) + ".mesh",
+                                                tr("Medit mesh (*.mesh)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(".mesh")) path += ".mesh";
+    try {
+      writeMedit(path.toStdString(), v->mesh);
+      if (v->kind == VolumeKind::Conforming && doc_.project().skeleton) {
+        JointFile jf;
+        jf.bones = v->bones;
+        jf.joints = regionJoints(doc_.project().skeleton->skeleton, v->bones);
+        writeJointFile(QString(path).replace(QRegularExpression("\\.mesh$"), ".joint").toStdString(), jf);
+      }
+      log_.info(tr("Exported %1").arg(path));
+    } catch (const std::exception& e) {
+      log_.error(QString::fromStdString(e.what()));
+      showError(tr("Export failed"), QString::fromStdString(e.what()));
+    }
+  });
+  rigLayout_->addWidget(box);
+}
+
+bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& title) {
+  const Project snapshot = doc_.project();  // the worker reads a copy; editing may go on
+  const ObjectId mesh = rig_->targetMesh();
+  auto result = std::make_shared<RigBuildResult>();
+  return tasks_->run(
+      title,
+      [snapshot, mesh, options, result](const Progress& progress) { *result = sinew::buildRig(snapshot, mesh, options, progress); },
+      [this, result, title] {
+        const RigBuildReport& rep = result->report;
+        log_.add(rep.diagnostics);
+        if (!result->skeleton && result->volumes.empty() && !result->surfaceWeights) {
+          log_.info(tr("Nothing to build: the rig has everything asked for"));
+          return;
+        }
+        doc_.undoStack()->beginMacro(title);
+        if (result->skeleton) doc_.undoStack()->push(new SkeletonEditCommand(&doc_, *result->skeleton, tr("Default bone shapes")));
+        for (const VolumeObject& v : result->volumes)
+          doc_.undoStack()->push(new SetVolumeCommand(&doc_, v, tr("Set %1").arg(QString::fromStdString(v.name))));
+        if (result->surfaceWeights)
+          doc_.undoStack()->push(new SetWeightsCommand(&doc_, result->mesh, result->surfaceWeights, 0, std::nullopt,
+                                                       tr("Set weights")));
+        doc_.undoStack()->endMacro();
+        if (rep.cage)
+          log_.info(tr("Cage: %1 nodes, %2 tets, %3 fixed nodes in %4 s").arg(rep.cage->nodes).arg(rep.cage->tets)
+                        .arg(rep.cage->fixedNodes).arg(rep.cage->totalSeconds, 0, 'f', 2));
+        if (rep.regions)
+          log_.info(tr("Conforming mesh: %1 nodes, %2 tets in %3 s").arg(rep.regions->nodes).arg(rep.regions->tets)
+                        .arg(rep.regions->totalSeconds, 0, 'f', 2));
+        if (rep.weights)
+          log_.info(tr("Weights (%1): %2 bones in %3 s, partition of unity within %4")
+                        .arg(weightMethodName(rep.method))
+                        .arg(rep.weights->weights.cols()).arg(rep.weights->seconds, 0, 'f', 2).arg(rep.maxPartitionError, 0, 'g', 2));
+        statusBar()->showMessage(tr("%1: done").arg(title), 4000);
+      },
+      [this, title](const QString& message, bool cancelled) {
+        if (cancelled) return log_.info(tr("%1: cancelled; nothing changed").arg(title));
+        log_.error(message);
+        showError(title, message);
+      });
 }
 
 void MainWindow::buildPaintPanel() {
@@ -1081,6 +1211,7 @@ void MainWindow::selectObject(ObjectId id, const render::PickResult& detail) {
     rig_->selectJoint({});
   }
   selected_ = id;
+  rig_->setSelectedObject(id);
   if (doc_.project().findMesh(id)) {
     rig_->setTargetMesh(id);
     if (paint_->active) paint_->setMesh(id);

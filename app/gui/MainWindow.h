@@ -10,6 +10,7 @@
 #include "Recovery.h"
 #include "PaintController.h"
 #include "RigController.h"
+#include "rig/RigBuild.h"
 #include "TaskRunner.h"
 #include "ViewportWidget.h"
 
@@ -124,6 +125,14 @@ class MainWindow : public QMainWindow {
   RigController* rig_ = nullptr;
   PaintController* paint_ = nullptr;
   void buildPaintPanel();
+  void buildVolumePanel();
+
+ public:
+  // Builds rig parts for the target mesh in the background (see sim/rig/RigBuild.h);
+  // the result is one undo step. Returns false if another task is running.
+  bool runRigBuild(const RigBuildOptions& options, const QString& title);
+
+ private:
   QVBoxLayout* rigLayout_ = nullptr;  // the Rig dock's sections
   QMenu* recentMenu_ = nullptr;
   QLabel* statusPick_ = nullptr;

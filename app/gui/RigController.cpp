@@ -474,7 +474,8 @@ void RigController::decorate(render::FrameScene& scene) {
 
   // Volumes, with the cut-away exposing their interior.
   for (const VolumeObject& v : p.volumes) {
-    if (!v.visible || v.mesh.tets.empty()) continue;
+    if (!v.visible || v.mesh.tets.empty() || posed()) continue;
+    if (!volumeView_.cutAway && v.id != selectedObject_) continue;
     const Aabb box = v.mesh.bounds();
     render::CutAway cut;
     cut.enabled = volumeView_.cutAway;

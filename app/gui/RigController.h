@@ -62,6 +62,12 @@ class RigController : public QObject, public ViewportInteraction {
   // The surface the tools work on: the selected mesh, else the first visible one.
   ObjectId targetMesh() const;
   void setTargetMesh(ObjectId id) { targetMesh_ = id; }
+  // The object selected in the window: a selected volume is drawn (volumes
+  // are otherwise only shown in the cut-away, where they do not hide the surface).
+  void setSelectedObject(ObjectId id) {
+    selectedObject_ = id;
+    view_->update();
+  }
 
   // ViewportInteraction
   bool mousePress(QMouseEvent* e) override;
@@ -100,6 +106,7 @@ class RigController : public QObject, public ViewportInteraction {
   RigTool tool_ = RigTool::Select;
   QString selectedJoint_;
   ObjectId targetMesh_ = 0;
+  ObjectId selectedObject_ = 0;
 
   // Move tool
   int dragSerial_ = 0;

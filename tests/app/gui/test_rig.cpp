@@ -3,13 +3,17 @@
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
 #include "io/ProjectFile.h"
+#include "rig/RigBuild.h"
+#include "rig/Skinning.h"
 #include "rig/WeightPaint.h"
 #include "rig/SkeletonEdit.h"
 
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
+#include <QPushButton>
 #include <QTest>
 
 #include <cmath>
@@ -268,4 +272,94 @@ TEST_F(RigTest, PaintingAStrokeChangesWeightsAlongItOnlyAndUndoRestoresThem) {
   EXPECT_FALSE(window->document()->project().meshes[0].skin.has_value()) << "the mesh had no weights before";
   window->actRedo->trigger();
   EXPECT_TRUE(window->document()->project().meshes[0].skin.has_value());
+}
+
+TEST_F(RigTest, CutAwayShowsTheVolumeInterior) {
+  // A rigged copy of the example: cage and conforming mesh built by the CLI's code path.
+  Project p = loadProject(examplePath().toStdString());
+  RigBuildOptions o;
+  o.regions = true;
+  o.weights = false;
+  applyRigBuild(p, buildRig(p, 0, o));
+  ASSERT_EQ(p.volumes.size(), 2u);
+  window->openProjectData(std::move(p), {});
+  view()->camera().yaw = 0.6;
+  view()->camera().pitch = 0.2;
+  window->viewport()->frameAll();
+  const QImage closed = rendered();
+  // Hide the surface and the cage: the conforming mesh, cut along z, shows flesh and bones.
+  Project& doc = const_cast<Project&>(window->document()->project());
+  (void)doc;
+  window->selectObject(window->document()->project().meshes[0].id);
+  QCheckBox* visible = window->properties()->findChild<QCheckBox*>("Visible");
+  ASSERT_NE(visible, nullptr);
+  visible->setChecked(false);
+  window->selectObject(window->document()->project().volumes[0].id);  // the cage
+  visible = window->properties()->findChild<QCheckBox*>("Visible");
+  ASSERT_NE(visible, nullptr);
+  visible->setChecked(false);
+  RigController::VolumeView vv;
+  vv.cutAway = true;
+  vv.axis = 2;
+  vv.fraction = 0.5;
+  window->rig()->setVolumeView(vv);
+  const QImage cut = rendered();
+  cut.save(tempDir("cutaway") + "/cut.png");
+  // Flesh (pink) and bone colours are both on screen.
+  const QImage img = cut.convertToFormat(QImage::Format_RGB32);
+  int flesh = 0, other = 0;
+  for (int y = 0; y < img.height(); y += 2)
+    for (int x = 0; x < img.width(); x += 2) {
+      const QColor c(img.pixel(x, y));
+      if (c.red() > 150 && c.red() > c.green() + 40 && c.red() > c.blue() + 40) ++flesh;
+      else if (c.saturation() > 60 && c.value() > 120) ++other;
+    }
+  EXPECT_GT(flesh, 500) << "flesh tets visible";
+  EXPECT_GT(other, 100) << "bone-region tets visible";
+  EXPECT_NE(cut, closed);
+}
+
+TEST_F(RigTest, BuildingTheRigIsOneUndoStepAndGivesSmoothWeights) {
+  const MeshObject& body = window->document()->project().meshes[0];
+  window->selectObject(body.id);
+  auto* all = window->findChild<QPushButton*>("buildRig");
+  ASSERT_NE(all, nullptr);
+  const int undoIndex = window->document()->undoStack()->index();
+  all->click();
+  ASSERT_TRUE(window->tasks()->waitForIdle(120000));
+  const Project& p = window->document()->project();
+  ASSERT_EQ(p.volumes.size(), 1u);
+  EXPECT_EQ(p.volumes[0].kind, VolumeKind::Cage);
+  EXPECT_EQ(p.volumes[0].surface, body.id);
+  ASSERT_TRUE(p.volumes[0].weights.has_value());
+  ASSERT_TRUE(p.meshes[0].skin.has_value());
+  EXPECT_EQ(window->outliner()->itemsUnder("Volumetric mesh").size(), 1);
+  EXPECT_EQ(window->document()->undoStack()->index(), undoIndex + 1) << "one undo step";
+  // Smooth weights: an elbow vertex between the arm bones is shared by both.
+  const SkinWeights& w = *p.meshes[0].skin;
+  int blended = 0;
+  for (size_t v = 0; v + 1 < w.offsets.size(); ++v)
+    if (w.offsets[v + 1] - w.offsets[v] >= 2) ++blended;
+  EXPECT_GT(blended, int(body.mesh.vertexCount() / 4)) << "many vertices blend two or more bones";
+  // Posed with these weights, the bent elbow's skin stays in one piece:
+  // neighbouring vertices move apart by little more than their rest distance.
+  window->selectJoint("LeftForeArm");
+  window->actToolPose->trigger();
+  window->rig()->setJointRotation("LeftForeArm", Quat(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ())));
+  window->rig()->setJointRotation("RightUpLeg", Quat(Eigen::AngleAxisd(-M_PI / 3, Vec3::UnitX())));
+  const QImage posed = rendered();
+  posed.save(tempDir("rigpose") + "/posed.png");
+  const std::vector<Vec3> deformed = linearBlendSkinning(body.mesh.positions, w, skeleton(), *window->rig()->jointPose());
+  double worstStretch = 0;
+  for (const Tri& t : body.mesh.triangles)
+    for (int k = 0; k < 3; ++k) {
+      const size_t a = size_t(t[k]), b = size_t(t[(k + 1) % 3]);
+      const double rest = (body.mesh.positions[a] - body.mesh.positions[b]).norm();
+      worstStretch = std::max(worstStretch, (deformed[a] - deformed[b]).norm() / std::max(rest, 1e-9));
+    }
+  EXPECT_LT(worstStretch, 3.0) << "no edge tears open";
+  window->rig()->resetPose();
+  window->actUndo->trigger();
+  EXPECT_TRUE(p.volumes.empty());
+  EXPECT_FALSE(p.meshes[0].skin.has_value());
 }

@@ -1,0 +1,121 @@
+#include "rig/RigBuild.h"
+
+#include "rig/BoneShapes.h"
+
+#include <chrono>
+
+namespace sinew {
+
+const VolumeObject* findVolume(const Project& p, ObjectId mesh, VolumeKind kind) {
+  for (const VolumeObject& v : p.volumes)
+    if (v.surface == mesh && v.kind == kind) return &v;
+  return nullptr;
+}
+
+RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions& opt, const Progress& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const MeshObject* mesh = meshId ? p.findMesh(meshId) : (p.meshes.empty() ? nullptr : &p.meshes.front());
+  if (!mesh) throw InputError(p.name, meshId ? "no mesh with id " + std::to_string(meshId) : "the project has no mesh");
+  if (!p.skeleton || p.skeleton->skeleton.empty())
+    throw InputError(p.name, "the project has no skeleton: place joints or import a skeleton first");
+  RigBuildResult r;
+  r.mesh = mesh->id;
+  ObjectId nextId = p.nextId;
+
+  // 1. Bone shapes say which nodes are bone: defaults when there are none.
+  Skeleton skeleton = p.skeleton->skeleton;
+  if (skeleton.bones().empty()) {
+    assignDefaultBoneShapes(skeleton, mesh->mesh);
+    r.skeleton = skeleton;
+    r.report.boneShapesAssigned = true;
+    r.report.diagnostics.push_back({Severity::Info, "assigned default bone shapes to " +
+                                                        std::to_string(skeleton.bones().size()) + " joints"});
+  }
+
+  // 2. The cage.
+  const VolumeObject* existingCage = findVolume(p, mesh->id, VolumeKind::Cage);
+  std::optional<VolumeObject> cage;
+  if (opt.cage && (!existingCage || opt.rebuild)) {
+    CageOptions co;
+    co.targetNodes = opt.cageNodes;
+    co.name = mesh->name + " cage";
+    CageResult c = buildCage(mesh->mesh, skeleton, co, progress.sub(0.0, 0.45));
+    c.volume.id = existingCage ? existingCage->id : nextId++;
+    c.volume.surface = mesh->id;
+    r.report.cage = c.report;
+    r.report.diagnostics.insert(r.report.diagnostics.end(), c.report.diagnostics.begin(), c.report.diagnostics.end());
+    cage = std::move(c.volume);
+  } else if (existingCage) {
+    cage = *existingCage;
+  }
+
+  // 3. The conforming mesh with bone regions.
+  const VolumeObject* existingRegions = findVolume(p, mesh->id, VolumeKind::Conforming);
+  std::optional<VolumeObject> regions;
+  if (opt.regions && (!existingRegions || opt.rebuild)) {
+    RegionMeshOptions ro;
+    ro.name = mesh->name + " regions";
+    RegionMeshResult m = buildRegionMesh(mesh->mesh, skeleton, ro, progress.sub(0.45, 0.7));
+    m.volume.id = existingRegions ? existingRegions->id : nextId++;
+    m.volume.surface = mesh->id;
+    r.report.regions = m.report;
+    r.report.diagnostics.insert(r.report.diagnostics.end(), m.report.diagnostics.begin(), m.report.diagnostics.end());
+    regions = std::move(m.volume);
+  } else if (existingRegions) {
+    regions = *existingRegions;
+  }
+
+  // 4. Weights on the cage's nodes (or the conforming mesh's when there is
+  //    no cage), transferred to the surface through the embedding.
+  bool cageChanged = bool(r.report.cage), regionsChanged = bool(r.report.regions);
+  VolumeObject* target = cage ? &*cage : regions ? &*regions : nullptr;
+  if (opt.weights && target && (!target->weights || opt.rebuild || r.report.cage || r.report.regions)) {
+    ((cage && target == &*cage) ? cageChanged : regionsChanged) = true;
+    if (target->embedding.vertexCount() != mesh->mesh.vertexCount())
+      throw InputError(mesh->name, "the volume does not embed the mesh (rebuild it)");
+    BoneWeightOptions wo;
+    wo.method = opt.method;
+    BoneWeightsResult w = computeBoneWeights(target->mesh, target->fixedBone, int32_t(target->bones.size()), wo,
+                                             progress.sub(0.7, 0.97));
+    target->weights = toSkinWeights(w.weights, target->bones);
+    WeightMatrix surface = surfaceWeightsFromNodes(target->mesh, target->embedding, w.weights);
+    SparsifyOptions so;
+    so.maxInfluences = opt.maxInfluences;
+    r.surfaceWeights = toSkinWeights(surface, target->bones, so);
+    r.report.diagnostics.insert(r.report.diagnostics.end(), w.diagnostics.begin(), w.diagnostics.end());
+    // Statistics of what the surface gets.
+    const SkinWeights& s = *r.surfaceWeights;
+    r.report.weightedVertices = s.vertexCount();
+    r.report.minWeight = 1.0;
+    r.report.maxWeight = 0.0;
+    for (size_t v = 0; v + 1 < s.offsets.size(); ++v) {
+      double sum = 0;
+      for (int32_t i = s.offsets[v]; i < s.offsets[v + 1]; ++i) {
+        sum += s.weight[size_t(i)];
+        r.report.minWeight = std::min(r.report.minWeight, s.weight[size_t(i)]);
+        r.report.maxWeight = std::max(r.report.maxWeight, s.weight[size_t(i)]);
+      }
+      r.report.maxPartitionError = std::max(r.report.maxPartitionError, std::abs(sum - 1.0));
+    }
+    r.report.weights = std::move(w);
+    r.report.method = opt.method;
+  }
+  if (cageChanged) r.volumes.push_back(*cage);
+  if (regionsChanged) r.volumes.push_back(*regions);
+  progress.update(1.0, "done");
+  r.report.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+void applyRigBuild(Project& p, const RigBuildResult& r) {
+  if (r.skeleton && p.skeleton) p.skeleton->skeleton = *r.skeleton;
+  for (const VolumeObject& v : r.volumes) {
+    if (VolumeObject* existing = p.findVolume(v.id)) *existing = v;
+    else p.volumes.push_back(v);
+    p.nextId = std::max(p.nextId, v.id + 1);
+  }
+  if (r.surfaceWeights)
+    if (MeshObject* m = p.findMesh(r.mesh)) m->skin = r.surfaceWeights;
+}
+
+}  // namespace sinew

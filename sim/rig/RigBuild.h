@@ -1,0 +1,67 @@
+// "Build what is missing" for a rig: the steps between an imported mesh with
+// a skeleton and a character the solvers can simulate, in one place for the
+// CLI (`sinew-cli rig`) and the GUI (Rig dock):
+//   1. bone shapes (defaults from the surface) if the skeleton has none;
+//   2. the coarse cage of Liu et al. 2013 (volume/Cage.h), surface embedded;
+//   3. optionally the conforming mesh with bone regions of Li et al. 2019
+//      (volume/RegionMesh.h);
+//   4. skinning weights on the cage's nodes (bounded biharmonic or harmonic,
+//      rig/BoneWeights.h), transferred to the surface through the embedding.
+// Nothing is changed in the project: the result holds the new objects, and
+// applyRigBuild() (or the GUI's undo commands) puts them in.
+#pragma once
+
+#include "core/Progress.h"
+#include "model/Project.h"
+#include "rig/BoneWeights.h"
+#include "volume/Cage.h"
+#include "volume/RegionMesh.h"
+
+#include <optional>
+
+namespace sinew {
+
+struct RigBuildOptions {
+  bool cage = true;             // build the cage if the mesh has none
+  size_t cageNodes = 1200;
+  bool regions = false;         // build the conforming mesh if the mesh has none
+  bool weights = true;          // compute weights if the cage has none
+  WeightMethod method = WeightMethod::BoundedBiharmonic;
+  bool rebuild = false;         // rebuild the requested parts even if present
+  int maxInfluences = 0;        // per surface vertex (0: no limit)
+};
+
+struct RigBuildReport {
+  bool boneShapesAssigned = false;
+  std::optional<CageReport> cage;
+  std::optional<RegionMeshReport> regions;
+  std::optional<BoneWeightsResult> weights;  // the weights themselves are in the result
+  WeightMethod method = WeightMethod::BoundedBiharmonic;
+  size_t weightedVertices = 0;
+  double maxPartitionError = 0;   // of the surface weights: max |sum - 1|
+  double minWeight = 0, maxWeight = 0;
+  double totalSeconds = 0;
+  Diagnostics diagnostics;
+};
+
+struct RigBuildResult {
+  ObjectId mesh = 0;                        // the surface the rig is built for
+  std::optional<Skeleton> skeleton;         // with bone shapes assigned (when they were missing)
+  std::vector<VolumeObject> volumes;        // new (fresh ids) or rebuilt (their old ids)
+  std::optional<SkinWeights> surfaceWeights;
+  RigBuildReport report;
+};
+
+// The cage (or conforming mesh) of `mesh` in the project, or nullptr.
+const VolumeObject* findVolume(const Project& project, ObjectId mesh, VolumeKind kind);
+
+// Builds what is missing for `mesh` (0: the first mesh). Throws InputError
+// when the project has no mesh or no skeleton, or a step fails (with the
+// step's reason); throws Cancelled when cancelled.
+RigBuildResult buildRig(const Project& project, ObjectId mesh, const RigBuildOptions& options = {},
+                        const Progress& progress = Progress::none());
+
+// Puts the result into the project (replacing rebuilt volumes by id).
+void applyRigBuild(Project& project, const RigBuildResult& result);
+
+}  // namespace sinew
