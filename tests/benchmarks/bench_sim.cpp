@@ -1,5 +1,6 @@
 // Benchmarks for the foundation's heavy operations, on paper-sized inputs:
-// the example humanoid at about 20K triangles, the CMU 01_01 clip.
+// the example humanoid at about 20K triangles, the CMU 01_01 clip, and the
+// volumetric meshes of the example humanoid.
 //   build/bin/bench_sim --benchmark_min_time=1
 #include "examples/Humanoid.h"
 #include "geometry/MeshValidation.h"
@@ -8,6 +9,9 @@
 #include "io/Bvh.h"
 #include "io/FileUtil.h"
 #include "io/ProjectFile.h"
+#include "volume/Cage.h"
+#include "volume/Embed.h"
+#include "volume/RegionMesh.h"
 #include "rig/BoneWeights.h"
 #include "rig/Skinning.h"
 #include "rig/WeightPaint.h"
@@ -206,5 +210,73 @@ static void BM_PaintBrushSample(benchmark::State& state) {
 }
 // Arguments: BrushMode (0 add, 1 subtract, 2 replace, 3 smooth), radius in mm.
 BENCHMARK(BM_PaintBrushSample)->Args({0, 80})->Args({3, 80})->Args({0, 250})->Args({3, 250})->Unit(benchmark::kMicrosecond);
+
+// Volumetric meshing of the example humanoid (9,260 triangles, 19 bones).
+namespace {
+const Project& humanoidProject() {
+  static const Project p = makeHumanoidProject();
+  return p;
+}
+}  // namespace
+
+// The coarse cage of Liu et al. 2013 (target 1,200 nodes): hull, simplification,
+// TetGen, fixed nodes and the embedding of the surface.
+static void BM_CageHumanoid(benchmark::State& state) {
+  const Project& p = humanoidProject();
+  CageReport r;
+  for (auto _ : state) {
+    CageResult c = buildCage(p.meshes[0].mesh, p.skeleton->skeleton);
+    r = c.report;
+    benchmark::DoNotOptimize(c);
+  }
+  state.counters["nodes"] = double(r.nodes);
+  state.counters["tets"] = double(r.tets);
+  state.counters["fixed"] = double(r.fixedNodes);
+  state.counters["minDihedral"] = r.quality.minDihedralDeg;
+  state.counters["slivers"] = double(r.quality.sliverCount);
+  state.counters["hull_ms"] = 1e3 * r.hullSeconds;
+  state.counters["simplify_ms"] = 1e3 * r.simplifySeconds;
+  state.counters["tetgen_ms"] = 1e3 * r.tetgenSeconds;
+}
+BENCHMARK(BM_CageHumanoid)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The conforming mesh of Li et al. 2019: argument 1 simplifies the exterior
+// to 2,000 vertices first (the default), 0 meshes it as it is.
+static void BM_RegionMeshHumanoid(benchmark::State& state) {
+  const Project& p = humanoidProject();
+  RegionMeshOptions o;
+  o.simplifyExterior = state.range(0) != 0;
+  RegionMeshReport r;
+  for (auto _ : state) {
+    RegionMeshResult m = buildRegionMesh(p.meshes[0].mesh, p.skeleton->skeleton, o);
+    r = m.report;
+    benchmark::DoNotOptimize(m);
+  }
+  state.counters["nodes"] = double(r.nodes);
+  state.counters["tets"] = double(r.tets);
+  state.counters["boneTets"] = double(r.tets - r.fleshTets);
+  state.counters["minDihedral"] = r.quality.minDihedralDeg;
+  state.counters["tetgen_ms"] = 1e3 * r.tetgenSeconds;
+}
+BENCHMARK(BM_RegionMeshHumanoid)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Embedding the humanoid's 4,632 vertices in its cage (point location by BVH).
+static void BM_EmbedHumanoid(benchmark::State& state) {
+  const Project& p = humanoidProject();
+  const TriMesh& surface = p.meshes[0].mesh;
+  static const CageResult cage = buildCage(surface, p.skeleton->skeleton);
+  Embedding e;
+  for (auto _ : state) {
+    e = embedPoints(surface.positions, cage.volume.mesh);
+    benchmark::DoNotOptimize(e);
+  }
+  const std::vector<Vec3> x = embeddedPositions(e, cage.volume.mesh, cage.volume.mesh.nodes);
+  double worst = 0;
+  for (size_t v = 0; v < x.size(); ++v) worst = std::max(worst, (x[v] - surface.positions[v]).norm());
+  state.counters["vertices"] = double(e.vertexCount());
+  state.counters["extrapolated"] = double(e.extrapolatedCount());
+  state.counters["maxError"] = worst;
+}
+BENCHMARK(BM_EmbedHumanoid)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
