@@ -115,6 +115,10 @@ int info(const InfoArgs& args) {
              {"clips", json::array()},
              {"diagnostics", toJson(r.diagnostics)}};
       for (const MotionClip& c : r.clips) j["clips"].push_back(toJson(c));
+      j["volumes"] = json::array();
+      for (const VolumeObject& v : r.volumes)
+        j["volumes"].push_back({{"name", v.name}, {"kind", volumeKindName(v.kind)}, {"nodes", v.mesh.nodeCount()},
+                                {"tets", v.mesh.tetCount()}, {"bones", v.bones}});
       std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
       return int(kOk);
     }
@@ -129,6 +133,9 @@ int info(const InfoArgs& args) {
       std::cout << "\n";
     }
     if (r.skeleton) std::cout << "  skeleton: " << r.skeleton->size() << " joints\n";
+    for (const VolumeObject& v : r.volumes)
+      std::cout << "  tet mesh '" << v.name << "': " << v.mesh.nodeCount() << " nodes, " << v.mesh.tetCount() << " tets, "
+                << v.bones.size() << " bone regions\n";
     for (const MotionClip& c : r.clips) {
       std::printf("  clip '%s': %zu joints, %d channels, %d frames at %.6g Hz, %.4g s, units %s (%.6g m)\n",
                   c.name.c_str(), c.joints.size(), c.channelCount(), c.frameCount, c.frameRate(), c.duration(),
@@ -189,10 +196,26 @@ int projectInfo(const ProjectInfoArgs& args) {
         o["id"] = c.id;
         clips.push_back(o);
       }
+      json volumes = json::array();
+      for (const VolumeObject& v : p.volumes) {
+        size_t fixed = 0;
+        for (int32_t b : v.fixedBone) fixed += b >= 0;
+        volumes.push_back({{"id", v.id},
+                           {"name", v.name},
+                           {"kind", volumeKindName(v.kind)},
+                           {"nodes", v.mesh.nodeCount()},
+                           {"tets", v.mesh.tetCount()},
+                           {"bones", v.bones},
+                           {"fixedNodes", fixed},
+                           {"embeds", v.surface ? json(p.objectName(v.surface)) : json(nullptr)},
+                           {"extrapolatedVertices", v.embedding.extrapolatedCount()},
+                           {"hasWeights", bool(v.weights)}});
+      }
       json j{{"project", args.project},
              {"name", p.name},
              {"formatVersion", version},
              {"meshes", meshes},
+             {"volumes", volumes},
              {"skeleton", p.skeleton ? toJson(p.skeleton->skeleton) : json(nullptr)},
              {"clips", clips},
              {"notes", toJson(notes)}};
@@ -208,6 +231,9 @@ int projectInfo(const ProjectInfoArgs& args) {
     for (const ClipObject& c : p.clips)
       std::cout << "  clip '" << c.clip.name << "': " << c.clip.frameCount << " frames, " << c.clip.duration()
                 << " s\n";
+    for (const VolumeObject& v : p.volumes)
+      std::cout << "  volume '" << v.name << "' (" << volumeKindName(v.kind) << "): " << v.mesh.nodeCount() << " nodes, "
+                << v.mesh.tetCount() << " tets, " << v.bones.size() << " bones" << (v.weights ? ", weights" : "") << "\n";
     printDiagnostics(notes, std::cout);
     return int(kOk);
   });

@@ -18,6 +18,7 @@ void Document::reset(Project project, const QString& path, bool modified) {
   project_ = std::move(project);
   undo_.clear();
   reports_.clear();
+  highlights_.clear();
   for (const MeshObject& m : project_.meshes) revisions_[m.id] = nextRevision_++;
   for (const VolumeObject& v : project_.volumes) revisions_[v.id] = nextRevision_++;
   path_ = path;
@@ -53,6 +54,17 @@ void Document::setMeshReport(ObjectId id, MeshReport report) {
   emit objectChanged(id);
 }
 
+const std::vector<int32_t>* Document::highlight(ObjectId id) const {
+  const auto it = highlights_.find(id);
+  return it == highlights_.end() ? nullptr : &it->second;
+}
+
+void Document::setHighlight(ObjectId id, std::vector<int32_t> triangles) {
+  if (triangles.empty()) highlights_.erase(id);
+  else highlights_[id] = std::move(triangles);
+  emit objectChanged(id);
+}
+
 void Document::announce(ObjectId id, Change change) {
   // Revisions tell caches (GPU buffers, picking trees, volume geometry) that
   // an object's data changed: on a geometry change, and on a structural one
@@ -60,6 +72,7 @@ void Document::announce(ObjectId id, Change change) {
   if (change == Change::Geometry || (change == Change::Structure && id != 0)) {
     revisions_[id] = nextRevision_++;
     reports_.erase(id);
+    highlights_.erase(id);
   }
   if (change == Change::Structure) {
     for (const MeshObject& m : project_.meshes)

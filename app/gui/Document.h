@@ -47,6 +47,12 @@ class Document : public QObject {
   const MeshReport* meshReport(ObjectId id) const;
   void setMeshReport(ObjectId id, MeshReport report);
 
+  // Triangles of a mesh to show in red for another reason than validation
+  // (e.g. why a conforming mesh could not be built); cleared when the
+  // geometry changes.
+  const std::vector<int32_t>* highlight(ObjectId id) const;
+  void setHighlight(ObjectId id, std::vector<int32_t> triangles);
+
  signals:
   void structureChanged();           // objects added or removed, or the whole project replaced
   void objectChanged(sinew::ObjectId id);  // name, properties or geometry of one object
@@ -61,6 +67,7 @@ class Document : public QObject {
   bool forcedDirty_ = false;  // recovered work: unsaved although the stack is clean
   std::map<ObjectId, uint64_t> revisions_;
   std::map<ObjectId, MeshReport> reports_;
+  std::map<ObjectId, std::vector<int32_t>> highlights_;
   uint64_t nextRevision_ = 1;
 };
 

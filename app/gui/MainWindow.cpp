@@ -637,9 +637,17 @@ bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& titl
   const Project snapshot = doc_.project();  // the worker reads a copy; editing may go on
   const ObjectId mesh = rig_->targetMesh();
   auto result = std::make_shared<RigBuildResult>();
+  auto regionProblem = std::make_shared<std::optional<RegionCheck>>();
   return tasks_->run(
       title,
-      [snapshot, mesh, options, result](const Progress& progress) { *result = sinew::buildRig(snapshot, mesh, options, progress); },
+      [snapshot, mesh, options, result, regionProblem](const Progress& progress) {
+        try {
+          *result = sinew::buildRig(snapshot, mesh, options, progress);
+        } catch (const RegionMeshError& e) {
+          *regionProblem = e.check();  // to highlight where the surface is unfit
+          throw;
+        }
+      },
       [this, result, title] {
         const RigBuildReport& rep = result->report;
         log_.add(rep.diagnostics);
@@ -667,9 +675,23 @@ bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& titl
                         .arg(rep.weights->weights.cols()).arg(rep.weights->seconds, 0, 'f', 2).arg(rep.maxPartitionError, 0, 'g', 2));
         statusBar()->showMessage(tr("%1: done").arg(title), 4000);
       },
-      [this, title](const QString& message, bool cancelled) {
+      [this, title, mesh, options, regionProblem](const QString& message, bool cancelled) {
         if (cancelled) return log_.info(tr("%1: cancelled; nothing changed").arg(title));
         log_.error(message);
+        if (*regionProblem) {
+          // Show where the exterior is unfit, and offer the cage, which takes any surface.
+          const std::vector<int32_t> where = (*regionProblem)->exteriorProblemTriangles();
+          doc_.setHighlight(mesh, where);
+          log_.warning(tr("%1 problem triangle(s) highlighted in red; a cage accepts any surface").arg(where.size()));
+          if (interactive_ &&
+              QMessageBox::question(this, title, tr("%1\n\nBuild a cage instead?").arg(message)) == QMessageBox::Yes) {
+            RigBuildOptions cage = options;
+            cage.regions = false;
+            cage.cage = cage.weights = true;
+            QTimer::singleShot(0, this, [this, cage] { runRigBuild(cage, tr("Building the cage")); });
+          }
+          return;
+        }
         showError(title, message);
       });
 }

@@ -4,6 +4,7 @@
 #include <QVector3D>
 
 #include "rig/SkeletonEdit.h"
+#include "volume/TetQuality.h"
 
 #include <cmath>
 #include <QFileInfo>
@@ -186,6 +187,16 @@ std::vector<PropertyDesc> volumeProperties() {
         .arg(QString::fromStdString(p.objectName(v->surface)))
         .arg(v->embedding.vertexCount())
         .arg(v->embedding.extrapolatedCount());
+  }));
+  props.push_back(info(QObject::tr("Quality"), [](const Project& p, ObjectId i) {
+    const TetQuality q = measureTetQuality(p.findVolume(i)->mesh);
+    return QObject::tr("dihedral %1-%2 deg, radius-edge max %3 (mean %4), %5 slivers, %6 inverted")
+        .arg(q.minDihedralDeg, 0, 'f', 1)
+        .arg(q.maxDihedralDeg, 0, 'f', 1)
+        .arg(q.maxRadiusEdge, 0, 'f', 2)
+        .arg(q.meanRadiusEdge, 0, 'f', 2)
+        .arg(q.sliverCount)
+        .arg(q.invertedCount);
   }));
   props.push_back(info(QObject::tr("Node weights"), [](const Project& p, ObjectId i) {
     const VolumeObject* v = p.findVolume(i);

@@ -4,6 +4,7 @@
 #include "rig/BoneShapes.h"
 #include "rig/SkeletonEdit.h"
 #include "rig/Skinning.h"
+#include "volume/TetQuality.h"
 
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -486,18 +487,10 @@ void RigController::decorate(render::FrameScene& scene) {
     if (c.key != key) {
       std::vector<int32_t> worst;
       if (volumeView_.worstTets) {
-        // The 1% flattest tets (smallest volume relative to their longest edge cubed).
-        std::vector<std::pair<double, int32_t>> q;
-        for (size_t t = 0; t < v.mesh.tetCount(); ++t) {
-          double longest = 0;
-          const Tet& k = v.mesh.tets[t];
-          for (int a = 0; a < 4; ++a)
-            for (int b = a + 1; b < 4; ++b)
-              longest = std::max(longest, (v.mesh.nodes[size_t(k[a])] - v.mesh.nodes[size_t(k[b])]).norm());
-          q.push_back({tetVolume(v.mesh, t) / std::max(longest * longest * longest, 1e-30), int32_t(t)});
-        }
-        std::sort(q.begin(), q.end());
-        for (size_t i = 0; i < std::max<size_t>(1, q.size() / 100); ++i) worst.push_back(q[i].second);
+        // The worst 1% by smallest dihedral angle (inverted tets first).
+        TetQualityOptions qo;
+        qo.worstCount = std::max<size_t>(1, v.mesh.tetCount() / 100);
+        worst = measureTetQuality(v.mesh, qo).worst;
       }
       c.geometry = render::volumeGeometry(v.mesh, volumeView_.fixedNodes ? v.fixedBone : std::vector<int32_t>{}, cut, worst);
       c.key = key;

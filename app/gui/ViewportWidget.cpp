@@ -144,6 +144,8 @@ render::FrameScene ViewportWidget::buildScene() {
       item.highlightEdges = r->boundaryEdges;
       item.highlightEdges.insert(item.highlightEdges.end(), r->nonManifoldEdges.begin(), r->nonManifoldEdges.end());
     }
+    if (const std::vector<int32_t>* h = doc_->highlight(m.id))
+      item.highlightFaces.insert(item.highlightFaces.end(), h->begin(), h->end());
     scene.meshes.push_back(std::move(item));
   }
   // The character's skeleton: bones as lines, joints as dots, drawn on top.

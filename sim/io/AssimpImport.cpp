@@ -5,6 +5,7 @@
 #include "io/Bvh.h"
 #include "io/FileUtil.h"
 #include "io/FormatCheck.h"
+#include "io/TetFiles.h"
 
 #include <assimp/Exporter.hpp>
 #include <assimp/Importer.hpp>
@@ -630,6 +631,32 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
   r.format = lowerExtension(path);
   progress.update(0.0, "reading");
   const std::string data = readFileChecked(path);
+  // A Medit tet mesh (TetGen's format; Ogre's binary .mesh goes to Assimp).
+  if (r.format == "mesh" && data.find("MeshVersionFormatted") != std::string::npos &&
+      data.find("MeshVersionFormatted") < 4096) {
+    TetMeshFile file = parseMedit(data, path);
+    VolumeObject v;
+    v.name = sanitizeName(std::filesystem::path(path).stem().string());
+    v.mesh = std::move(file.mesh);
+    v.kind = v.mesh.region.empty() ? VolumeKind::Cage : VolumeKind::Conforming;
+    const std::string jointPath = std::filesystem::path(path).replace_extension(".joint").string();
+    int32_t regions = 0;
+    for (int32_t k : v.mesh.region) regions = std::max(regions, k + 1);
+    if (std::filesystem::exists(jointPath)) {
+      const JointFile joints = readJointFile(jointPath);
+      v.bones = joints.bones;
+      r.diagnostics.push_back({Severity::Info, path + ": bone names from " + jointPath});
+    }
+    for (int32_t k = int32_t(v.bones.size()); k < regions; ++k) v.bones.push_back("Bone" + std::to_string(k + 1));
+    // The nodes of a bone region's tets belong to that bone.
+    v.fixedBone.assign(v.mesh.nodeCount(), -1);
+    for (size_t t = 0; t < v.mesh.region.size(); ++t)
+      if (v.mesh.region[t] >= 0)
+        for (int32_t n : v.mesh.tets[t]) v.fixedBone[size_t(n)] = v.mesh.region[t];
+    r.volumes.push_back(std::move(v));
+    progress.update(1.0, "done");
+    return r;
+  }
   if (!isImportable(path))
     throw InputError(path, r.format.empty() ? "file has no extension; cannot tell its format"
                                             : "unsupported file format '." + r.format + "'");
@@ -708,6 +735,11 @@ std::vector<ObjectId> addToProject(Project& project, ImportResult result, Diagno
       outDiagnostics.push_back({Severity::Warning, result.path + ": the project already has a skeleton; "
                                                                  "the file's skeleton was not imported"});
     }
+  }
+  for (VolumeObject& v : result.volumes) {
+    v.id = project.allocateId();
+    ids.push_back(v.id);
+    project.volumes.push_back(std::move(v));
   }
   for (MotionClip& c : result.clips) {
     ClipObject o;

@@ -50,11 +50,14 @@ struct ImportResult {
   std::vector<ImportedMesh> meshes;
   std::optional<Skeleton> skeleton;     // from the node hierarchy of the skin's bones
   std::vector<MotionClip> clips;
+  std::vector<VolumeObject> volumes;    // from a Medit .mesh (+ .joint) file (ids 0, no surface)
   Diagnostics diagnostics;              // warnings and validation findings, one line each
-  bool empty() const { return meshes.empty() && !skeleton && clips.empty(); }
+  bool empty() const { return meshes.empty() && !skeleton && clips.empty() && volumes.empty(); }
 };
 
-// Imports a file. Throws InputError naming the file and the problem for
+// Imports a file: meshes through Assimp, BVH clips, and tet meshes from Medit
+// .mesh files (with bone names from a .joint file beside them, the model
+// files of Li et al. 2019). Throws InputError naming the file and the problem for
 // missing, empty, unsupported, truncated or malformed files; throws Cancelled
 // when `progress` is cancelled.
 ImportResult importFile(const std::string& path, const ImportOptions& options = {},

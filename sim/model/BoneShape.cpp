@@ -92,7 +92,8 @@ TriMesh boneShapeSurface(const BoneShape& s, const Transform& w, int segments) {
     const double phi = M_PI / 2 * double(i) / capRings;  // from the pole towards the equator
     rings.push_back({a - axis * (s.radius * std::cos(phi)), s.radius * std::sin(phi)});
   }
-  for (int i = capRings; i >= 1; --i) {
+  // A zero-length capsule is a sphere: the two caps share their equator.
+  for (int i = length > 1e-12 ? capRings : capRings - 1; i >= 1; --i) {
     const double phi = M_PI / 2 * double(i) / capRings;
     rings.push_back({b + axis * (s.radius * std::cos(phi)), s.radius * std::sin(phi)});
   }
@@ -125,7 +126,11 @@ std::vector<Vec3> boneShapeAnchors(const BoneShape& s, const Transform& w) {
     axis = axis.norm() > 1e-12 ? Vec3(axis.normalized()) : Vec3::UnitY();
     const Mat3 f = sdf::frameAlong(axis);
     const double r = 0.5 * s.radius;  // well inside
-    pts = {a, b, 0.5 * (a + b) + r * f.col(1), 0.5 * (a + b) + r * f.col(2), 0.5 * (a + b) - r * f.col(1)};
+    const Vec3 m = 0.5 * (a + b);
+    // The axis ends, or for a zero-length capsule (a sphere) points along the axis.
+    const bool sphere = (b - a).norm() < 1e-9;
+    pts = {sphere ? Vec3(m - r * axis) : a, sphere ? Vec3(m + r * axis) : b, m + r * f.col(1), m + r * f.col(2),
+           m - r * f.col(1)};
   } else if (s.kind == BoneShapeKind::Box) {
     const Quat rot = w.rotation * s.orientation;
     // Four corners of an inset tetrahedron: non-coplanar by construction.

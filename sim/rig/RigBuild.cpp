@@ -1,6 +1,7 @@
 #include "rig/RigBuild.h"
 
 #include "rig/BoneShapes.h"
+#include "rig/SkeletonEdit.h"
 
 #include <chrono>
 
@@ -30,6 +31,15 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
     r.report.boneShapesAssigned = true;
     r.report.diagnostics.push_back({Severity::Info, "assigned default bone shapes to " +
                                                         std::to_string(skeleton.bones().size()) + " joints"});
+  }
+
+  // Joints outside the surface make for odd bones: say which.
+  if (const std::vector<int32_t> outside = jointsOutside(skeleton, TriangleTree(mesh->mesh)); !outside.empty()) {
+    std::string names;
+    for (size_t i = 0; i < outside.size() && i < 8; ++i) names += (i ? ", " : "") + skeleton.joints[size_t(outside[i])].name;
+    r.report.diagnostics.push_back({Severity::Warning, mesh->name + ": " + std::to_string(outside.size()) +
+                                                           " joint(s) lie outside the surface: " + names +
+                                                           (outside.size() > 8 ? ", ..." : "")});
   }
 
   // 2. The cage.

@@ -28,6 +28,17 @@ TEST(BoneShape, CapsuleSurfaceIsClosedOutwardAndOnTheShape) {
   EXPECT_NEAR(boneShapeDistance(c, kPlaced, kPlaced.apply({0.15, 0.3, 0})), 0.1, 1e-12);
 }
 
+TEST(BoneShape, ZeroLengthCapsuleIsAWatertightSphereWithSpreadAnchors) {
+  const BoneShape c = BoneShape::capsule({0, 0.2, 0}, {0, 0.2, 0}, 0.05);
+  const TriMesh m = boneShapeSurface(c, kPlaced, 16);
+  EXPECT_TRUE(validateMesh(m).watertight());
+  EXPECT_GT(enclosedVolume(m), 0.9 * 4.0 / 3.0 * M_PI * std::pow(0.05, 3));
+  const std::vector<Vec3> a = boneShapeAnchors(c, kPlaced);
+  for (size_t i = 0; i < a.size(); ++i)
+    for (size_t j = i + 1; j < a.size(); ++j) EXPECT_GT((a[i] - a[j]).norm(), 1e-3) << "distinct anchors";
+  EXPECT_GT(std::abs((a[1] - a[0]).dot((a[2] - a[0]).cross(a[3] - a[0]))), 1e-9) << "not coplanar";
+}
+
 TEST(BoneShape, BoxSurfaceDistanceAndBounds) {
   const BoneShape b = BoneShape::box({0.1, 0, 0}, {0.1, 0.2, 0.3}, Quat(Eigen::AngleAxisd(0.4, Vec3::UnitZ())));
   const TriMesh m = boneShapeSurface(b, kPlaced);
