@@ -326,7 +326,7 @@ TEST_F(RigTest, BuildingTheRigIsOneUndoStepAndGivesSmoothWeights) {
   ASSERT_NE(all, nullptr);
   const int undoIndex = window->document()->undoStack()->index();
   all->click();
-  ASSERT_TRUE(window->tasks()->waitForIdle(120000));
+  ASSERT_TRUE(window->tasks()->waitForIdle(280000));
   const Project& p = window->document()->project();
   ASSERT_EQ(p.volumes.size(), 1u);
   EXPECT_EQ(p.volumes[0].kind, VolumeKind::Cage);
@@ -379,7 +379,7 @@ TEST_F(RigTest, AnOpenSurfaceCannotGiveAConformingMeshAndSaysWhere) {
   o.regions = true;
   o.cage = o.weights = false;
   ASSERT_TRUE(window->runRigBuild(o, "Building the conforming mesh"));
-  ASSERT_TRUE(window->tasks()->waitForIdle(60000));
+  ASSERT_TRUE(window->tasks()->waitForIdle(280000));
   EXPECT_EQ(window->document()->project(), before) << "a failed build changes nothing";
   const std::vector<int32_t>* where = window->document()->highlight(before.meshes[0].id);
   ASSERT_NE(where, nullptr);
@@ -390,6 +390,6 @@ TEST_F(RigTest, AnOpenSurfaceCannotGiveAConformingMeshAndSaysWhere) {
   o.regions = false;
   o.cage = true;
   ASSERT_TRUE(window->runRigBuild(o, "Building the cage"));
-  ASSERT_TRUE(window->tasks()->waitForIdle(60000));
+  ASSERT_TRUE(window->tasks()->waitForIdle(280000));
   EXPECT_EQ(window->document()->project().volumes.size(), 1u);
 }
