@@ -1,0 +1,203 @@
+#include "examples/Motions.h"
+
+#include "core/Error.h"
+#include "io/AnimationExport.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sinew {
+
+namespace {
+
+constexpr double kRad = M_PI / 180.0;
+
+// Hard limit on generated frames (a day at 120 fps would be far beyond it).
+constexpr double kMaxFrames = 1e7;
+
+int32_t frameCountFor(double seconds, double fps, const std::string& context) {
+  if (!(seconds > 0) || !std::isfinite(seconds))
+    throw InputError(context, "duration must be a positive number of seconds");
+  if (!(fps > 0) || !std::isfinite(fps)) throw InputError(context, "frame rate must be a positive number");
+  const double n = std::round(seconds * fps) + 1;
+  if (n > kMaxFrames) throw InputError(context, "too many frames (" + std::to_string(n) + ")");
+  return static_cast<int32_t>(n);
+}
+
+// Quintic ease in-out on [0,1] (zero first and second derivatives at the ends), clamped.
+double smootherstep(double x) {
+  x = std::clamp(x, 0.0, 1.0);
+  return x * x * x * (x * (6 * x - 15) + 10);
+}
+
+// A C1 curve through keys (monotone cubic Hermite, Fritsch-Butland tangents):
+// no overshoot, zero slope at local extrema and at both ends.
+struct Key {
+  double t, v;
+};
+double keyCurve(const std::vector<Key>& keys, double t) {
+  if (t <= keys.front().t) return keys.front().v;
+  if (t >= keys.back().t) return keys.back().v;
+  auto tangent = [&](size_t i) {
+    if (i == 0 || i + 1 == keys.size()) return 0.0;
+    const double h0 = keys[i].t - keys[i - 1].t, h1 = keys[i + 1].t - keys[i].t;
+    const double d0 = (keys[i].v - keys[i - 1].v) / h0, d1 = (keys[i + 1].v - keys[i].v) / h1;
+    if (d0 * d1 <= 0) return 0.0;
+    return 3 * (h0 + h1) / ((2 * h1 + h0) / d0 + (h1 + 2 * h0) / d1);
+  };
+  size_t i = 0;
+  while (keys[i + 1].t < t) ++i;
+  const double h = keys[i + 1].t - keys[i].t;
+  const double s = (t - keys[i].t) / h, s2 = s * s, s3 = s2 * s;
+  return (2 * s3 - 3 * s2 + 1) * keys[i].v + (s3 - 2 * s2 + s) * h * tangent(i) + (-2 * s3 + 3 * s2) * keys[i + 1].v +
+         (s3 - s2) * h * tangent(i + 1);
+}
+
+Quat about(const Vec3& axis, double degrees) { return Quat(Eigen::AngleAxisd(degrees * kRad, axis)); }
+
+// Per-frame joint rotations designed in the character's frame (facing +z,
+// left +x, y up), converted to each joint's rest frame: q_local = W^-1 q W,
+// W the joint's world rest rotation (identity for the humanoid).
+class PoseBuilder {
+ public:
+  PoseBuilder(const Skeleton& s, std::string context) : s_(s), context_(std::move(context)) {
+    for (const Transform& w : s.worldRest()) worldRest_.push_back(w.rotation);
+    pose_.assign(s.size(), Quat::Identity());
+  }
+  // Index of a joint the motion animates; InputError if missing.
+  int32_t require(const char* name) const {
+    const int32_t j = s_.find(name);
+    if (j < 0) throw InputError(context_, std::string("the skeleton has no joint named '") + name + "'");
+    return j;
+  }
+  void reset() { std::fill(pose_.begin(), pose_.end(), Quat::Identity()); }
+  // Sets joint j's rotation relative to its parent, about character-frame axes.
+  void set(int32_t j, const Quat& characterFrame) {
+    pose_[j] = (worldRest_[j].conjugate() * characterFrame * worldRest_[j]).normalized();
+  }
+  const std::vector<Quat>& pose() const { return pose_; }
+  const std::string& context() const { return context_; }
+
+ private:
+  const Skeleton& s_;
+  std::string context_;
+  std::vector<Quat> worldRest_;  // (nJoints)
+  std::vector<Quat> pose_;       // (nJoints) local rotations relative to the rest frames
+};
+
+// Samples `poseAt(t, builder)` at every frame and builds the clip.
+MotionClip sampleClip(const Skeleton& s, PoseBuilder& builder, const std::string& name, double seconds, double fps,
+                      const std::function<void(double t, PoseBuilder&)>& poseAt) {
+  const int32_t n = frameCountFor(seconds, fps, builder.context());
+  std::vector<Vec3> root(static_cast<size_t>(n), s.joints.at(0).restLocal.translation);
+  std::vector<std::vector<Quat>> rotations;
+  rotations.reserve(static_cast<size_t>(n));
+  for (int32_t f = 0; f < n; ++f) {
+    builder.reset();
+    poseAt(f / fps, builder);
+    rotations.push_back(builder.pose());
+  }
+  MotionClip clip = skeletonAnimationClip(s, root, rotations, 1.0 / fps);
+  clip.name = name;
+
+  // End Sites for the humanoid's extremities (1.75 m figure, scaled by the
+  // root's rest height), in each joint's frame.
+  const double scale = s.joints[0].restLocal.translation.y() > 0 ? s.joints[0].restLocal.translation.y() / 0.92 : 1.0;
+  const std::vector<Transform> worldRest = s.worldRest();
+  const std::pair<const char*, Vec3> ends[] = {{"Head", Vec3(0, 0.2, 0)},
+                                                {"LeftHand", Vec3(0.13, 0, 0)},
+                                                {"RightHand", Vec3(-0.13, 0, 0)},
+                                                {"LeftFoot", Vec3(0, -0.05, 0.18)},
+                                                {"RightFoot", Vec3(0, -0.05, 0.18)}};
+  for (const auto& [jointName, offset] : ends) {
+    const int32_t j = s.find(jointName);
+    if (j < 0 || !s.children(j).empty()) continue;
+    for (ClipJoint& cj : clip.joints)
+      if (cj.name == jointName) cj.endSite = worldRest[j].rotation.conjugate() * (offset * scale);
+  }
+  return clip;
+}
+
+}  // namespace
+
+MotionClip makeKickClip(const Skeleton& s, double seconds, double fps) {
+  PoseBuilder b(s, "kick motion");
+  const int32_t upLeg = b.require("RightUpLeg"), leg = b.require("RightLeg"), foot = b.require("RightFoot");
+  const int32_t spine = b.require("Spine"), leftArm = b.require("LeftArm"), rightArm = b.require("RightArm");
+  // One kick per ~2.5 s. Keys over a kick's phase: rest, chamber (knee up),
+  // extension at the top, re-chamber, rest. Degrees of hip and knee flexion.
+  const int kicks = std::max(1, static_cast<int>(std::lround(seconds / 2.5)));
+  const double cycle = seconds / kicks;
+  static const std::vector<Key> hipKeys = {{0, 0}, {0.12, 0}, {0.38, 40}, {0.55, 80}, {0.72, 45}, {0.92, 0}, {1, 0}};
+  static const std::vector<Key> kneeKeys = {{0, 0}, {0.12, 0}, {0.38, 85}, {0.55, 8}, {0.72, 60}, {0.92, 0}, {1, 0}};
+  return sampleClip(s, b, "kick", seconds, fps, [&](double t, PoseBuilder& p) {
+    const double phase = std::clamp(t / cycle - std::floor(t / cycle), 0.0, 1.0);
+    const double hip = keyCurve(hipKeys, phase), knee = keyCurve(kneeKeys, phase);
+    const double effort = hip / 80.0;  // 0..1, follows the hip
+    p.set(upLeg, about(-Vec3::UnitX(), hip));             // thigh forward
+    p.set(leg, about(Vec3::UnitX(), knee));               // shin backward
+    p.set(foot, about(Vec3::UnitX(), 30 * effort));       // toes pointed (down) at the top
+    p.set(spine, about(-Vec3::UnitX(), 8 * effort));      // lean back
+    p.set(leftArm, about(-Vec3::UnitY(), 20 * effort));   // left arm forward
+    p.set(rightArm, about(-Vec3::UnitY(), 20 * effort));  // right arm back
+  });
+}
+
+MotionClip makeElbowBendClip(const Skeleton& s, double degrees, double seconds, double fps) {
+  PoseBuilder b(s, "elbow bend motion");
+  const int32_t foreArm = b.require("LeftForeArm");
+  if (!std::isfinite(degrees) || std::abs(degrees) > 180)
+    throw InputError(b.context(), "elbow angle must lie within [-180, 180] degrees");
+  const double bendTime = 0.4 * seconds;
+  return sampleClip(s, b, "elbow bend", seconds, fps, [&](double t, PoseBuilder& p) {
+    // Flexion about -Y: the forearm (along +x) swings towards the front (+z).
+    p.set(foreArm, about(-Vec3::UnitY(), degrees * smootherstep(t / bendTime)));
+  });
+}
+
+MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds, double fps, double strideSeconds) {
+  PoseBuilder b(s, "walk in place motion");
+  if (!(strideSeconds > 0) || !std::isfinite(strideSeconds))
+    throw InputError(b.context(), "stride duration must be a positive number of seconds");
+  struct Leg {
+    int32_t upLeg, leg, foot;
+  };
+  const Leg left{b.require("LeftUpLeg"), b.require("LeftLeg"), b.require("LeftFoot")};
+  const Leg right{b.require("RightUpLeg"), b.require("RightLeg"), b.require("RightFoot")};
+  const int32_t chest = b.require("Spine1");
+  const int32_t leftArm = b.require("LeftArm"), leftForeArm = b.require("LeftForeArm");
+  const int32_t rightArm = b.require("RightArm"), rightForeArm = b.require("RightForeArm");
+  return sampleClip(s, b, "walk in place", seconds, fps, [&](double t, PoseBuilder& p) {
+    // Ease in over the first stride and out over the last (C2 envelope).
+    const double envelope = smootherstep(t / strideSeconds) * smootherstep((seconds - t) / strideSeconds);
+    const double phi = 2 * M_PI * t / strideSeconds;
+    const double sn = std::sin(phi);
+    // Lift of each foot, 0..1: |sin|^3 over its half of the stride, the left
+    // leg in the first half, the right in the second. The cube makes lift-off
+    // and touch-down C2 (zero speed and acceleration at the ground); sin^2
+    // would only be C1.
+    const double cube = std::abs(sn * sn * sn);
+    const double liftLeft = sn > 0 ? cube : 0.0, liftRight = sn < 0 ? cube : 0.0;
+    auto setLeg = [&](const Leg& leg, double lift) {
+      const double hip = 30 * lift * envelope, knee = 60 * lift * envelope;
+      p.set(leg.upLeg, about(-Vec3::UnitX(), hip));
+      p.set(leg.leg, about(Vec3::UnitX(), knee));
+      p.set(leg.foot, about(-Vec3::UnitX(), knee - hip));  // sole stays level
+    };
+    setLeg(left, liftLeft);
+    setLeg(right, liftRight);
+    // Arms down by the sides (about -Z for the left arm, +Z for the right),
+    // swinging forward (about -X) opposite to the legs; elbows a little bent.
+    const double lower = 50 * envelope, swing = 20 * envelope * sn, elbow = 15 * envelope;
+    p.set(leftArm, about(-Vec3::UnitX(), -swing) * about(-Vec3::UnitZ(), lower));
+    p.set(rightArm, about(-Vec3::UnitX(), swing) * about(Vec3::UnitZ(), lower));
+    p.set(leftForeArm, about(-Vec3::UnitY(), elbow));
+    p.set(rightForeArm, about(Vec3::UnitY(), elbow));
+    p.set(chest, about(Vec3::UnitY(), 3 * envelope * sn));
+  });
+}
+
+}  // namespace sinew

@@ -1,0 +1,62 @@
+// Generated example motions for the default humanoid (examples/Humanoid.h):
+// a kick, an elbow bend and a walk in place, as BVH-style motion clips.
+//
+// Every clip has exactly the skeleton's joints (same names, parents and
+// offsets = restLocal.translation), in metres (unitScale 1, units "m"); the
+// root has channels Xposition Yposition Zposition Zrotation Xrotation
+// Yrotation, the others Zrotation Xrotation Yrotation (see
+// skeletonAnimationClip in io/AnimationExport.h, which builds them). The root
+// stays at its rest position; leaf joints named Head, LeftHand, RightHand,
+// LeftFoot and RightFoot get End Sites (top of the head, finger tips, toes).
+// Frame values of 0 give the rest pose.
+//
+// Motions are designed in the character's frame (facing +z, left = +x, y up)
+// and expressed in each joint's rest frame, so they also suit a skeleton
+// whose rest rotations are not the identity. Each clip has
+// round(seconds * fps) + 1 frames at 1/fps seconds, the last one at `seconds`.
+//
+// Sign conventions (rotations about the character's axes, right-handed):
+//  - hip flexion (thigh forward, towards +z): about -X;
+//  - knee flexion (shin backward, towards -z): about +X;
+//  - left elbow flexion (forearm, lying along +x, swinging forward towards
+//    +z): about -Y, i.e. a LeftForeArm Yrotation channel of -degrees;
+//  - arm swing forward in the T-pose: left arm about -Y, right arm about +Y.
+//
+// All generators throw InputError("<motion> motion", ...) when a joint they
+// animate is missing from `s`, or for a non-positive/non-finite duration or
+// frame rate.
+#pragma once
+
+#include "model/MotionClip.h"
+
+namespace sinew {
+
+// The right leg kicks forward twice over 5 s (one kick per ~2.5 s): the knee
+// chambers (hip flexion 40 deg, knee 85 deg), then the leg extends with the hip
+// at 80 deg flexion, and returns to rest; the torso leans back a little and
+// the arms counter-swing (left forward, right back, 20 deg). Curves are C1
+// (monotone cubic Hermite through key poses).
+// Needs RightUpLeg, RightLeg, Spine, LeftArm, RightArm.
+MotionClip makeKickClip(const Skeleton& s, double seconds = 5.0, double fps = 120);
+
+// The left elbow (LeftForeArm) bends about -Y from 0 to `degrees` (within
+// [-180, 180]) over the first 40% of the clip (C2 quintic ease in-out), then
+// holds. The angle between the upper arm (LeftArm -> LeftForeArm) and the
+// forearm (LeftForeArm -> LeftHand) then equals `degrees` for the humanoid,
+// whose arm is straight along +x. Needs LeftForeArm.
+MotionClip makeElbowBendClip(const Skeleton& s, double degrees = 130, double seconds = 3.0, double fps = 120);
+
+// Marching in place, for long robustness runs: each leg in turn lifts its
+// foot about 10 cm (hip flexion 30 deg, knee 60 deg, foot kept level) during
+// half of every stride of `strideSeconds`, while the other leg stands straight
+// at rest (so one foot is always at its rest height and the root never moves);
+// the arms hang 50 deg below the T-pose, swing +-20 deg opposite to the legs
+// with the elbows bent 15 deg, and the chest twists +-3 deg. The motion eases
+// in over the first stride and out over the last, so the clip starts and ends
+// in the rest pose; it is C2 throughout (feet touch down with zero speed
+// and acceleration).
+// Needs LeftUpLeg, LeftLeg, LeftFoot, RightUpLeg, RightLeg, RightFoot, Spine1,
+// LeftArm, LeftForeArm, RightArm, RightForeArm.
+MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double fps = 120, double strideSeconds = 1.2);
+
+}  // namespace sinew
