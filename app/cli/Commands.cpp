@@ -62,23 +62,6 @@ void printDiagnostics(const Diagnostics& d, std::ostream& out) {
   for (const Diagnostic& x : d) out << "  " << severityName(x.severity) << ": " << x.message << "\n";
 }
 
-// Runs `body`, mapping errors to exit codes with a one-line message.
-template <class F>
-int guarded(F&& body) {
-  try {
-    return body();
-  } catch (const InputError& e) {
-    std::cerr << "sinew-cli: " << e.what() << "\n";
-    return kBadInput;
-  } catch (const std::bad_alloc&) {
-    std::cerr << "sinew-cli: out of memory\n";
-    return kBadInput;
-  } catch (const std::exception& e) {
-    std::cerr << "sinew-cli: internal error: " << e.what() << "\n";
-    return kInternal;
-  }
-}
-
 void saveChecked(const Project& p, const std::string& path) { saveProject(p, path); }
 
 }  // namespace

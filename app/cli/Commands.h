@@ -2,12 +2,35 @@
 // 0 success, 1 usage error, 2 bad input (with a one-line message on stderr).
 #pragma once
 
+#include "core/Error.h"
+
+#include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace sinew::cli {
 
 enum ExitCode { kOk = 0, kUsage = 1, kBadInput = 2, kInternal = 3 };
+
+// Runs `body`, mapping errors to exit codes with a one-line message.
+template <class F>
+inline int guarded(F&& body) {
+  try {
+    return body();
+  } catch (const InputError& e) {
+    std::cerr << "sinew-cli: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "sinew-cli: out of memory\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "sinew-cli: internal error: " << e.what() << "\n";
+    return kInternal;
+  }
+}
+
+
 
 struct InfoArgs {
   std::string file;
@@ -60,6 +83,23 @@ struct RigArgs {
   bool overwrite = false;
 };
 int rig(const RigArgs& args);
+
+struct SimulateArgs {
+  std::string project;
+  std::string solver = "liu2013";
+  double seconds = 1.0;
+  double dt = 0.0005;
+  double fps = 60;
+  std::string motion;               // clip name in the project, or a .bvh file
+  std::string drive = "pd";         // kinematic | pd | hold
+  std::string gravity = "on", contact = "on", plasticity = "on";
+  std::string damping = "pose";     // pose | rayleigh | none
+  int threads = 0;
+  double youngsModulus = 0, poissonRatio = -1, density = 0, poseDamping = -1;  // <= 0 / < 0: defaults
+  std::string statsJson;
+  std::string exportDir;
+};
+int simulate(const SimulateArgs& args);
 
 struct ExportTetsArgs {
   std::string project;

@@ -67,6 +67,28 @@ int main(int argc, char** argv) {
   tets->add_option("-o,--output", tetArgs.output, "Output .mesh file")->required();
   tets->add_option("--volume", tetArgs.volume, "Volume name (default: the first)");
 
+  SimulateArgs simArgs;
+  auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
+  sim->add_option("project", simArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
+  sim->add_option("--solver", simArgs.solver, "Solver: liu2013");
+  sim->add_option("--seconds", simArgs.seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
+  sim->add_option("--dt", simArgs.dt, "Time step, s (default 0.0005)")->check(CLI::Range(1e-6, 0.01));
+  sim->add_option("--fps", simArgs.fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
+  sim->add_option("--motion", simArgs.motion, "Motion clip: a clip name in the project or a .bvh file");
+  sim->add_option("--drive", simArgs.drive, "How the skeleton follows the clip: kinematic (one-way) or pd (two-way)")
+      ->check(CLI::IsMember({"kinematic", "pd", "hold"}));
+  sim->add_option("--gravity", simArgs.gravity, "on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--contact", simArgs.contact, "on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--plasticity", simArgs.plasticity, "on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--damping", simArgs.damping, "pose|rayleigh|none")->check(CLI::IsMember({"pose", "rayleigh", "none"}));
+  sim->add_option("--threads", simArgs.threads, "Threads (default: all cores)")->check(CLI::Range(1, 256));
+  sim->add_option("--youngs-modulus", simArgs.youngsModulus, "Flesh Young's modulus, Pa")->check(CLI::Range(1.0, 1e9));
+  sim->add_option("--poisson-ratio", simArgs.poissonRatio, "Flesh Poisson ratio")->check(CLI::Range(0.0, 0.49));
+  sim->add_option("--density", simArgs.density, "Flesh density, kg/m^3")->check(CLI::Range(1.0, 1e5));
+  sim->add_option("--pose-damping", simArgs.poseDamping, "Pose-based damping coefficient c, 1/s")->check(CLI::Range(0.0, 1e4));
+  sim->add_option("--stats-json", simArgs.statsJson, "Write per-frame stats and a summary as JSON");
+  sim->add_option("--export", simArgs.exportDir, "Write the surface as OBJ sequence and .pc2, the skeleton as .bvh, to this folder");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -84,5 +106,6 @@ int main(int argc, char** argv) {
   if (*exp) return exportMeshes(expArgs);
   if (*rigCmd) return rig(rigArgs);
   if (*tets) return exportTets(tetArgs);
+  if (*sim) return simulate(simArgs);
   return kUsage;
 }

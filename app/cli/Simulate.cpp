@@ -1,0 +1,136 @@
+// sinew-cli simulate: run a solver on a project and write the stats JSON
+// (and optionally the animation).
+#include "Commands.h"
+
+#include "core/Error.h"
+#include "io/AnimationExport.h"
+#include "io/Bvh.h"
+#include "io/FileUtil.h"
+#include "io/ProjectFile.h"
+#include "liu2013/Liu2013.h"
+#include "solver/SimRun.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+namespace sinew::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool onOff(const std::string& v) { return v == "on"; }
+
+MotionClip findMotion(const Project& p, const std::string& projectPath, const std::string& motion) {
+  for (const ClipObject& c : p.clips)
+    if (c.clip.name == motion) return c.clip;
+  if (fs::exists(motion)) return readBvh(motion);
+  std::string names;
+  for (const ClipObject& c : p.clips) names += (names.empty() ? "" : ", ") + c.clip.name;
+  throw InputError(projectPath, "has no motion clip called '" + motion + "' and no such BVH file exists (clips: " +
+                                    (names.empty() ? "none" : names) + ")");
+}
+
+}  // namespace
+
+int simulate(const SimulateArgs& args) {
+  return guarded([&] {
+    if (args.solver != "liu2013")
+      throw InputError("--solver", "solver '" + args.solver + "' is not available yet (available: liu2013)");
+    const Project project = loadProject(args.project);
+    liu2013::ModelOptions modelOptions;
+    if (args.youngsModulus > 0) modelOptions.material.youngsModulus = args.youngsModulus;
+    if (args.poissonRatio >= 0) modelOptions.material.poissonRatio = args.poissonRatio;
+    if (args.density > 0) modelOptions.material.density = args.density;
+    if (args.poseDamping >= 0) modelOptions.material.damping = args.poseDamping;
+    std::shared_ptr<const liu2013::Liu2013Model> model;
+    try {
+      model = liu2013::buildLiu2013Model(project, modelOptions);
+    } catch (const InputError& e) {
+      throw InputError(args.project, e.what());
+    }
+    liu2013::Settings settings;
+    settings.dt = args.dt;
+    settings.toggles.gravity = onOff(args.gravity);
+    settings.toggles.contact = onOff(args.contact);
+    settings.toggles.plasticity = onOff(args.plasticity);
+    settings.toggles.damping = args.damping == "pose" ? DampingMode::Pose
+                               : args.damping == "rayleigh" ? DampingMode::Rayleigh
+                                                            : DampingMode::None;
+    settings.threads = args.threads;
+    if (!args.motion.empty()) {
+      settings.clip = findMotion(project, args.project, args.motion);
+      settings.drive = args.drive == "kinematic" ? DriveMode::Kinematic : DriveMode::Pd;
+    } else if (args.drive != "pd" && args.drive != "hold") {
+      throw InputError("--drive", "the " + args.drive + " drive needs --motion CLIP");
+    }
+    liu2013::Liu2013Solver solver(model, settings);
+
+    RunOptions run;
+    run.seconds = args.seconds;
+    run.frameRate = args.fps;
+    run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
+    const RunRecord rec = runSimulation(solver, run);
+
+    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
+    nlohmann::json setup = {{"project", args.project},
+                            {"nodes", model->nodeCount()},
+                            {"tets", model->tetCount()},
+                            {"fixed_nodes", model->nodeCount() - model->freeNodes.size()},
+                            {"joints", model->skeleton.links.size()},
+                            {"surface_vertices", model->surfaceRest.size()},
+                            {"mass_kg", model->totalMass},
+                            {"drive", driveModeName(settings.drive)},
+                            {"motion", settings.clip ? settings.clip->name : ""},
+                            {"gravity", settings.toggles.gravity},
+                            {"contact", settings.toggles.contact},
+                            {"plasticity", settings.toggles.plasticity},
+                            {"damping", dampingModeName(settings.toggles.damping)},
+                            {"youngs_modulus", modelOptions.material.youngsModulus},
+                            {"poisson_ratio", modelOptions.material.poissonRatio},
+                            {"density", modelOptions.material.density}};
+    const std::string text = statsJson(rec, solver.solverName(), settings.dt, threads, setup.dump());
+    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
+
+    if (!args.exportDir.empty()) {
+      fs::create_directories(args.exportDir);
+      const std::string base = fs::path(args.project).stem().string();
+      writeObjSequence(args.exportDir, base, model->surfaceTriangles, rec.surfaces);
+      writePc2((fs::path(args.exportDir) / (base + ".pc2")).string(), rec.surfaces, 0.0, 1.0);
+      // Skeleton animation: root position and joint rotations relative to the rest frames.
+      const Skeleton& skel = project.skeleton->skeleton;
+      std::vector<Vec3> roots;
+      std::vector<std::vector<Quat>> rotations;
+      for (const std::vector<Transform>& world : rec.joints) {
+        roots.push_back(world[0].translation);
+        std::vector<Quat> r(world.size());
+        for (size_t j = 0; j < world.size(); ++j) {
+          const int32_t parent = skel.joints[j].parent;
+          const Transform local = parent >= 0 ? world[parent].inverse() * world[j] : world[j];
+          r[j] = (skel.joints[j].restLocal.rotation.conjugate() * local.rotation).normalized();
+        }
+        rotations.push_back(std::move(r));
+      }
+      writeBvh(skeletonAnimationClip(skel, roots, rotations, 1.0 / args.fps),
+               (fs::path(args.exportDir) / (base + ".bvh")).string());
+    }
+
+    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << settings.dt * 1000
+              << " ms (" << model->nodeCount() << " nodes, " << model->tetCount() << " tets, "
+              << model->skeleton.links.size() << " joints, " << threads << " thread(s)): " << rec.msPerStepMedian()
+              << " ms/step median, real-time factor " << rec.realtimeFactor() << ", inverted tets max "
+              << rec.invertedTetsMax() << "\n";
+    if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
+    if (!args.exportDir.empty()) std::cout << "wrote " << rec.surfaces.size() << " frames to " << args.exportDir << "\n";
+    if (!rec.stopped.empty()) {
+      std::cerr << "error: " << args.project << ": " << rec.stopped << "\n";
+      return int(kBadInput);
+    }
+    return int(kOk);
+  });
+}
+
+}  // namespace sinew::cli

@@ -1,0 +1,185 @@
+// The soft character of Liu, Yin, Wang and Guo 2013 (Section 4): a coarse
+// corotated FEM cage with pose-based plasticity and damping, two-way coupled
+// through its fixed nodes to a PD-driven articulated skeleton, with penalty
+// contact detected on the embedded fine surface.
+//
+//   Liu2013Model   immutable: what buildLiu2013Model() derives from a Project
+//                  (elements, lumped masses, the skeleton's links with inertia
+//                  from their fixed nodes, skinning influences, embedding)
+//   Liu2013State   mutable: skeleton coordinates, node positions/velocities,
+//                  per-element rotations; a value type, copied to snapshot
+//   Liu2013Solver  step() = the paper's pipeline (Section 4.4):
+//                    updateKinematics(); accumulateForces(); integrate();
+#pragma once
+
+#include "core/Progress.h"
+#include "dynamics/Articulated.h"
+#include "dynamics/Colliders.h"
+#include "model/Project.h"
+#include "solver/Simulation.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sinew::liu2013 {
+
+struct Material {
+  double youngsModulus = 6e4;   // Pa
+  double poissonRatio = 0.4;
+  double density = 1000;        // kg/m^3
+  double damping = 40;          // pose-based damper coefficient c of eq. 17, 1/s
+  bool operator==(const Material&) const = default;
+};
+
+// What changes the model (rebuild to apply).
+struct ModelOptions {
+  Material material;                                       // flesh everywhere...
+  std::vector<std::pair<std::string, Material>> regions;   // ...except tets whose dominant bone is named here
+  double pdFrequency = 4.0;        // Hz: kp = I (2 pi f)^2 per joint, I the subtree inertia about the joint
+  double pdDampingRatio = 1.0;     // kd = 2 zeta I (2 pi f)
+  int maxInfluences = 4;           // skinning influences kept per node for the reference pose
+  bool operator==(const ModelOptions&) const = default;
+};
+
+// What a run does (may change between steps).
+struct Settings {
+  double dt = 0.0005;              // s (the paper's 0.5 ms)
+  SimToggles toggles;
+  DriveMode drive = DriveMode::Hold;
+  std::optional<MotionClip> clip;  // for Kinematic and Pd drives: joints matched by name
+  bool loopClip = true;
+  double rayleighMass = 0.5;       // alpha, 1/s (Rayleigh mode)
+  double rayleighStiffness = 5e-5; // beta, s (Rayleigh mode; explicit, so keep beta * omega_max small)
+  double groundHeight = 0;         // m
+  std::vector<dyn::Collider> colliders;
+  double contactStiffness = 4e6;   // N/m per m^2 of surface
+  double contactDamping = 4e3;     // N s/m per m^2 of surface
+  double friction = 0.9;           // ground Coulomb coefficient
+  int threads = 0;                 // 0: all cores
+  // Instability limits: beyond these the run stops with a message.
+  double maxSpeed = 60;            // m/s of any node
+  double maxInvertedFraction = 0.05;
+  int maxInvertedSteps = 200;      // consecutive steps with inverted elements
+};
+
+struct Influence {
+  int32_t link = 0;
+  double weight = 0;
+};
+
+struct Liu2013Model {
+  ObjectId volume = 0, surfaceId = 0;
+  // Soft body (coarse cage).
+  std::vector<Vec3> restNodes;               // X (nNodes)
+  std::vector<Tet> tets;                     // (nTets)
+  std::vector<Mat3> restShapeInverse;        // Bm^-1 (nTets)
+  std::vector<double> restVolume;            // (nTets)
+  std::vector<double> mu, lambda;            // Lame parameters (nTets)
+  std::vector<double> poseDamping;           // c of eq. 17 per node (nNodes)
+  std::vector<int32_t> tetRegion;            // dominant link (nTets)
+  std::vector<double> nodeMass;              // lumped (nNodes)
+  std::vector<int32_t> nodeLink;             // link a node is fixed to, or -1 (nNodes)
+  std::vector<Vec3> nodeLocal;               // fixed node in its link frame
+  std::vector<int32_t> freeNodes;
+  std::vector<int32_t> influenceOffsets;     // node i: [off[i], off[i+1]) (nNodes + 1)
+  std::vector<Influence> influences;
+  std::vector<int32_t> cornerOffsets;        // node -> (tet*4 + corner) incidences, CSR
+  std::vector<int32_t> corners;
+  // Fine surface.
+  std::vector<Tri> surfaceTriangles;
+  std::vector<Vec3> surfaceRest;
+  Embedding embedding;
+  std::vector<double> vertexArea;            // contact area per surface vertex, m^2
+  // Skeleton: one link per skeleton joint (same order).
+  dyn::ArticulatedModel skeleton;
+  std::vector<Transform> linkRest;           // world rest pose of each link frame
+  std::vector<std::string> jointNames;
+  double totalMass = 0;
+  double massScale = 1;                      // lumped masses x this = the fine surface's volume x density
+  double characterHeight = 0;
+  double stableStepEstimate = 0;            // s: shortest edge / fastest elastic wave (explicit limit, roughly)
+
+  size_t nodeCount() const { return restNodes.size(); }
+  size_t tetCount() const { return tets.size(); }
+};
+
+// Builds the model from the project's cage (the first Cage volume with an
+// embedded surface and node weights). Throws InputError with what is missing
+// ("build the volumetric mesh first", a bone with no fixed nodes, ...).
+std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, const ModelOptions& options = {});
+
+struct Liu2013State {
+  double time = 0;
+  int64_t steps = 0;
+  dyn::ArticulatedState skeleton;
+  std::vector<Vec3> x, v;            // node positions and velocities (fixed nodes follow their links)
+  std::vector<Mat3> rotation;        // R of each element's F (warm start of the polar decomposition)
+  std::vector<Mat3> plasticRotation; // R* of each element's Fp F^T
+  int32_t invertedSteps = 0;
+  bool operator==(const Liu2013State&) const = default;
+};
+
+// Timing of the pipeline's stages, accumulated over steps (seconds).
+struct StageTimes {
+  double kinematics = 0, elastic = 0, contact = 0, skeleton = 0, integrate = 0;
+  int64_t steps = 0;
+};
+
+// The state moved rigidly: every node and bone given the velocity field
+// v(x) = linear + angular x (x - about) on top of its own (linear and angular
+// in world coordinates). For throwing a character, and for tests.
+void addRigidVelocity(const Liu2013Model& model, Liu2013State& state, const Vec3& linear, const Vec3& angular,
+                      const Vec3& about);
+
+class Liu2013Solver final : public Simulation {
+ public:
+  Liu2013Solver(std::shared_ptr<const Liu2013Model> model, Settings settings);
+  ~Liu2013Solver() override;
+
+  // Simulation
+  std::string solverName() const override { return "liu2013"; }
+  double time() const override { return state_.time; }
+  double dt() const override { return settings_.dt; }
+  void step() override;
+  ObjectId surfaceMesh() const override { return model_->surfaceId; }
+  std::vector<Vec3> surfacePositions() const override;
+  std::vector<Transform> jointPoses() const override;
+  SimMeasures measure() const override;
+  std::unique_ptr<SimSnapshot> snapshot() const override;
+  void restore(const SimSnapshot& s) override;
+  void setToggles(const SimToggles& t) override { settings_.toggles = t; }
+  SimToggles toggles() const override { return settings_.toggles; }
+  void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
+
+  const Liu2013Model& model() const { return *model_; }
+  const Settings& settings() const { return settings_; }
+  void setSettings(const Settings& s);
+  const Liu2013State& state() const { return state_; }
+  void setState(const Liu2013State& s) { state_ = s; }
+  const StageTimes& stageTimes() const { return times_; }
+  // Replaces the PD targets for the next steps (controllers); nullopt: the drive mode decides.
+  void setTargets(std::optional<dyn::PdTargets> targets) { externalTargets_ = std::move(targets); }
+  Liu2013State restState() const;
+
+ private:
+  struct Scratch;
+  void updateKinematics();
+  void accumulateForces();
+  void integrate();
+  void checkStability();
+  dyn::PdTargets driveTargets() const;
+
+  std::shared_ptr<const Liu2013Model> model_;
+  Settings settings_;
+  Liu2013State state_;
+  Liu2013State lastGood_;
+  std::optional<Grab> grab_;
+  std::optional<dyn::PdTargets> externalTargets_;
+  std::unique_ptr<Scratch> scratch_;
+  StageTimes times_;
+};
+
+}  // namespace sinew::liu2013

@@ -1,0 +1,284 @@
+// Building the immutable model of a Liu 2013 soft character from a project.
+#include "liu2013/Liu2013.h"
+
+#include "core/Error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <limits>
+#include <numeric>
+
+namespace sinew::liu2013 {
+
+namespace {
+
+const VolumeObject* findCage(const Project& project) {
+  for (const VolumeObject& v : project.volumes)
+    if (v.kind == VolumeKind::Cage) return &v;
+  return nullptr;
+}
+
+void lame(const Material& m, double& mu, double& lambda) {
+  mu = m.youngsModulus / (2 * (1 + m.poissonRatio));
+  lambda = m.youngsModulus * m.poissonRatio / ((1 + m.poissonRatio) * (1 - 2 * m.poissonRatio));
+}
+
+void checkMaterial(const Material& m, const std::string& where) {
+  auto bad = [&](const std::string& what) { throw InputError(where, what); };
+  if (!(m.youngsModulus > 0) || !std::isfinite(m.youngsModulus)) bad("Young's modulus must be positive");
+  if (!(m.poissonRatio >= 0 && m.poissonRatio < 0.495)) bad("Poisson ratio must lie in [0, 0.495)");
+  if (!(m.density > 0) || !std::isfinite(m.density)) bad("density must be positive");
+  if (!(m.damping >= 0) || !std::isfinite(m.damping)) bad("damping must be zero or positive");
+}
+
+}  // namespace
+
+std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, const ModelOptions& options) {
+  const std::string ctx = project.name;
+  if (!project.skeleton || project.skeleton->skeleton.empty())
+    throw InputError(ctx, "the project has no skeleton: place joints or import a skeleton first");
+  const VolumeObject* cage = findCage(project);
+  if (!cage) throw InputError(ctx, "the project has no volumetric mesh: build the volumetric mesh first (Rig > Build rig, or sinew-cli rig)");
+  if (cage->mesh.tets.empty()) throw InputError(cage->name, "the volumetric mesh has no tetrahedra");
+  if (!cage->weights) throw InputError(cage->name, "the volumetric mesh has no skinning weights: compute weights first (Rig > Build rig)");
+  const MeshObject* surface = project.findMesh(cage->surface);
+  if (!surface || cage->embedding.vertexCount() != surface->mesh.positions.size())
+    throw InputError(cage->name, "the volumetric mesh embeds no surface (or an outdated one): rebuild the rig");
+  checkMaterial(options.material, "material");
+  for (const auto& [name, m] : options.regions) checkMaterial(m, "material of " + name);
+  if (!(options.pdFrequency > 0) || !(options.pdDampingRatio >= 0)) throw InputError("PD gains", "frequency must be positive and damping ratio non-negative");
+
+  const Skeleton& skel = project.skeleton->skeleton;
+  auto model = std::make_shared<Liu2013Model>();
+  Liu2013Model& m = *model;
+  m.volume = cage->id;
+  m.surfaceId = surface->id;
+  m.restNodes = cage->mesh.nodes;
+  m.tets = cage->mesh.tets;
+  const size_t nNodes = m.restNodes.size(), nTets = m.tets.size(), nLinks = skel.size();
+  m.linkRest = skel.worldRest();
+  for (const Joint& j : skel.joints) m.jointNames.push_back(j.name);
+
+  // Bones of the volume -> links.
+  std::vector<int32_t> linkOfBone(cage->bones.size(), -1);
+  for (size_t b = 0; b < cage->bones.size(); ++b) linkOfBone[b] = skel.find(cage->bones[b]);
+
+  // Node skinning influences (top maxInfluences, renormalised).
+  const SkinWeights& w = *cage->weights;
+  w.validate(cage->name, nNodes);
+  std::vector<int32_t> linkOfWeightBone(w.bones.size());
+  for (size_t b = 0; b < w.bones.size(); ++b) linkOfWeightBone[b] = skel.find(w.bones[b]);
+
+  m.nodeLink.assign(nNodes, -1);
+  for (size_t i = 0; i < nNodes; ++i) {
+    const int32_t b = i < cage->fixedBone.size() ? cage->fixedBone[i] : -1;
+    if (b >= 0 && b < static_cast<int32_t>(linkOfBone.size())) m.nodeLink[i] = linkOfBone[b];
+  }
+  m.influenceOffsets.assign(nNodes + 1, 0);
+  for (size_t i = 0; i < nNodes; ++i) {
+    std::vector<Influence> row;
+    if (m.nodeLink[i] >= 0) {
+      row.push_back({m.nodeLink[i], 1.0});
+    } else {
+      for (int32_t k = w.offsets[i]; k < w.offsets[i + 1]; ++k) {
+        const int32_t link = linkOfWeightBone[w.bone[k]];
+        if (link >= 0 && w.weight[k] > 0) row.push_back({link, w.weight[k]});
+      }
+      std::stable_sort(row.begin(), row.end(), [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+      if (static_cast<int>(row.size()) > options.maxInfluences) row.resize(options.maxInfluences);
+      double sum = 0;
+      for (const Influence& f : row) sum += f.weight;
+      if (row.empty() || !(sum > 0))
+        throw InputError(cage->name, "node " + std::to_string(i) + " has no skinning weight on any bone of the skeleton: recompute the weights");
+      for (Influence& f : row) f.weight /= sum;
+    }
+    m.influences.insert(m.influences.end(), row.begin(), row.end());
+    m.influenceOffsets[i + 1] = static_cast<int32_t>(m.influences.size());
+  }
+  auto dominantLink = [&](size_t node) { return m.influences[m.influenceOffsets[node]].link; };
+
+  // Element region: the link most influential over its four nodes.
+  m.tetRegion.resize(nTets);
+  for (size_t t = 0; t < nTets; ++t) {
+    std::map<int32_t, double> votes;
+    for (int k = 0; k < 4; ++k) {
+      const int32_t n = m.tets[t][k];
+      for (int32_t a = m.influenceOffsets[n]; a < m.influenceOffsets[n + 1]; ++a) votes[m.influences[a].link] += m.influences[a].weight;
+    }
+    m.tetRegion[t] = std::max_element(votes.begin(), votes.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+  }
+
+  // Per-link materials.
+  std::vector<Material> linkMaterial(nLinks, options.material);
+  for (const auto& [name, mat] : options.regions) {
+    const int32_t link = skel.find(name);
+    if (link < 0) throw InputError("material", "no joint called '" + name + "' in the skeleton");
+    linkMaterial[link] = mat;
+  }
+
+  // Elements: Bm^-1, volume, Lame parameters, lumped mass.
+  m.restShapeInverse.resize(nTets);
+  m.restVolume.resize(nTets);
+  m.mu.resize(nTets);
+  m.lambda.resize(nTets);
+  m.nodeMass.assign(nNodes, 0.0);
+  std::vector<double> nodeDampingMass(nNodes, 0.0);
+  for (size_t t = 0; t < nTets; ++t) {
+    const Tet& tet = m.tets[t];
+    Mat3 bm;
+    for (int k = 0; k < 3; ++k) bm.col(k) = m.restNodes[tet[k + 1]] - m.restNodes[tet[0]];
+    const double vol = bm.determinant() / 6.0;
+    if (!(vol > 1e-15))
+      throw InputError(cage->name, "tetrahedron " + std::to_string(t) + " is degenerate or inverted at rest (volume " +
+                                       std::to_string(vol) + " m^3): rebuild the volumetric mesh");
+    m.restShapeInverse[t] = bm.inverse();
+    m.restVolume[t] = vol;
+    const Material& mat = linkMaterial[m.tetRegion[t]];
+    lame(mat, m.mu[t], m.lambda[t]);
+    const double quarter = mat.density * vol / 4.0;
+    for (int k = 0; k < 4; ++k) {
+      m.nodeMass[tet[k]] += quarter;
+      nodeDampingMass[tet[k]] += quarter * mat.damping;
+    }
+  }
+  // The cage encloses the surface loosely; scale the lumped masses so the
+  // character weighs what its (closed) fine surface holds.
+  {
+    double surfaceVolume = 0;
+    const auto& P = surface->mesh.positions;
+    for (const Tri& t : surface->mesh.triangles) surfaceVolume += P[t[0]].dot(P[t[1]].cross(P[t[2]])) / 6.0;
+    double cageMass = 0, cageVolume = 0;
+    for (size_t i = 0; i < nNodes; ++i) cageMass += m.nodeMass[i];
+    for (double v : m.restVolume) cageVolume += v;
+    if (surfaceVolume > 0.2 * cageVolume && surfaceVolume < cageVolume) {
+      m.massScale = surfaceVolume / cageVolume;
+      for (double& mass : m.nodeMass) mass *= m.massScale;
+      for (double& dm : nodeDampingMass) dm *= m.massScale;
+    }
+  }
+  m.poseDamping.resize(nNodes);
+  for (size_t i = 0; i < nNodes; ++i) {
+    if (!(m.nodeMass[i] > 0)) throw InputError(cage->name, "node " + std::to_string(i) + " belongs to no tetrahedron");
+    m.poseDamping[i] = nodeDampingMass[i] / m.nodeMass[i];
+  }
+  m.totalMass = std::accumulate(m.nodeMass.begin(), m.nodeMass.end(), 0.0);
+
+  // Node -> element corner incidences.
+  m.cornerOffsets.assign(nNodes + 1, 0);
+  for (const Tet& tet : m.tets)
+    for (int32_t n : tet) ++m.cornerOffsets[n + 1];
+  for (size_t i = 0; i < nNodes; ++i) m.cornerOffsets[i + 1] += m.cornerOffsets[i];
+  m.corners.resize(nTets * 4);
+  {
+    std::vector<int32_t> fill(m.cornerOffsets.begin(), m.cornerOffsets.end() - 1);
+    for (size_t t = 0; t < nTets; ++t)
+      for (int k = 0; k < 4; ++k) m.corners[fill[m.tets[t][k]]++] = static_cast<int32_t>(t * 4 + k);
+  }
+
+  // Fixed nodes in their link frames; link mass properties from them.
+  m.nodeLocal.assign(nNodes, Vec3::Zero());
+  std::vector<double> linkMass(nLinks, 0.0);
+  std::vector<Vec3> linkMoment(nLinks, Vec3::Zero());
+  std::vector<int32_t> linkFixedCount(nLinks, 0);
+  for (size_t i = 0; i < nNodes; ++i) {
+    const int32_t link = m.nodeLink[i];
+    if (link < 0) {
+      m.freeNodes.push_back(static_cast<int32_t>(i));
+      continue;
+    }
+    m.nodeLocal[i] = m.linkRest[link].inverse().apply(m.restNodes[i]);
+    linkMass[link] += m.nodeMass[i];
+    linkMoment[link] += m.nodeMass[i] * m.nodeLocal[i];
+    ++linkFixedCount[link];
+  }
+  for (size_t b = 0; b < linkOfBone.size(); ++b) {
+    const int32_t link = linkOfBone[b];
+    if (link >= 0 && linkFixedCount[link] < 4)
+      throw InputError(cage->name, "bone '" + cage->bones[b] + "' has " + std::to_string(linkFixedCount[link]) +
+                                       " fixed nodes (it needs at least 4): rebuild the cage");
+  }
+  m.skeleton.links.resize(nLinks);
+  for (size_t j = 0; j < nLinks; ++j) {
+    const Joint& joint = skel.joints[j];
+    dyn::Link& link = m.skeleton.links[j];
+    link.name = joint.name;
+    link.parent = joint.parent;
+    link.kind = joint.parent < 0 ? dyn::JointKind::Free
+                : joint.type == JointType::Hinge ? dyn::JointKind::Hinge
+                : joint.type == JointType::Fixed ? dyn::JointKind::Fixed
+                                                 : dyn::JointKind::Ball;
+    link.parentFromJoint = joint.restLocal;
+    link.hingeAxis = joint.hingeAxis.normalized();
+    link.lower = joint.limits.lower;
+    link.upper = joint.limits.upper;
+    dyn::Inertia& in = link.inertia;
+    if (linkFixedCount[j] > 0) {
+      in.mass = linkMass[j];
+      in.com = linkMoment[j] / linkMass[j];
+      for (size_t i = 0; i < nNodes; ++i) {
+        if (m.nodeLink[i] != static_cast<int32_t>(j)) continue;
+        const Vec3 r = m.nodeLocal[i] - in.com;
+        in.inertia += m.nodeMass[i] * (r.squaredNorm() * Mat3::Identity() - r * r.transpose());
+      }
+    } else {
+      // A joint with no bone (an end joint): a small ball so the dynamics stay well posed.
+      in.mass = 1e-3 * std::max(m.totalMass, 1.0);
+      const double r = 0.02;
+      in.inertia = Mat3::Identity() * (0.4 * in.mass * r * r);
+    }
+    // Keep every link's inertia comfortably positive definite (coplanar fixed nodes).
+    const double floor = 1e-4 * in.mass * 0.05 * 0.05;
+    in.inertia += Mat3::Identity() * floor;
+  }
+
+  // PD gains from the inertia of everything a joint moves (by dominant influence), about the joint.
+  std::vector<double> subtreeInertia(nLinks, 0.0);
+  for (size_t i = 0; i < nNodes; ++i) {
+    for (int32_t link = dominantLink(i); link >= 0; link = skel.joints[link].parent) {
+      const Vec3 pivot = m.linkRest[link].translation;
+      subtreeInertia[link] += m.nodeMass[i] * (m.restNodes[i] - pivot).squaredNorm();
+    }
+  }
+  const double omega = 2 * M_PI * options.pdFrequency;
+  for (size_t j = 0; j < nLinks; ++j) {
+    dyn::Link& link = m.skeleton.links[j];
+    const double inertia = std::max(subtreeInertia[j], link.inertia.inertia.trace() / 2 + 1e-6);
+    if (link.kind == dyn::JointKind::Free) continue;
+    link.kp = inertia * omega * omega;
+    link.kd = 2 * options.pdDampingRatio * inertia * omega;
+  }
+
+  // Fine surface and contact areas.
+  m.surfaceTriangles = surface->mesh.triangles;
+  m.surfaceRest = surface->mesh.positions;
+  m.embedding = cage->embedding;
+  m.vertexArea.assign(m.surfaceRest.size(), 0.0);
+  for (const Tri& t : m.surfaceTriangles) {
+    const Vec3& a = m.surfaceRest[t[0]];
+    const Vec3& b = m.surfaceRest[t[1]];
+    const Vec3& c = m.surfaceRest[t[2]];
+    const double area = 0.5 * (b - a).cross(c - a).norm();
+    for (int32_t v : t) m.vertexArea[v] += area / 3.0;
+  }
+  Aabb box;
+  for (const Vec3& p : m.restNodes) box.add(p);
+  m.characterHeight = box.size().y();
+  double minStep = std::numeric_limits<double>::infinity();
+  for (size_t t = 0; t < nTets; ++t) {
+    double minEdge = std::numeric_limits<double>::infinity();
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b) minEdge = std::min(minEdge, (m.restNodes[m.tets[t][a]] - m.restNodes[m.tets[t][b]]).norm());
+    const double density = linkMaterial[m.tetRegion[t]].density;
+    minStep = std::min(minStep, minEdge / std::sqrt((m.lambda[t] + 2 * m.mu[t]) / density));
+  }
+  m.stableStepEstimate = minStep;
+  for (size_t v = 0; v < m.embedding.vertexCount(); ++v) {
+    const int32_t t = m.embedding.tet[v];
+    if (t < 0 || t >= static_cast<int32_t>(nTets))
+      throw InputError(cage->name, "surface vertex " + std::to_string(v) + " is embedded in a tetrahedron that does not exist: rebuild the rig");
+  }
+  return model;
+}
+
+}  // namespace sinew::liu2013

@@ -1,0 +1,612 @@
+// The Liu 2013 time step (Section 4.4): update kinematics, accumulate forces
+// and torques, integrate. Element work runs in parallel over a per-element
+// layout; every reduction is done in a fixed order so that results do not
+// depend on the thread count.
+#include "liu2013/Liu2013.h"
+
+#include "core/Error.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace sinew::liu2013 {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+// Rotation part of A, warm-started at q: the rotation maximising tr(R^T A)
+// (Mueller et al. 2016). Always a proper rotation, also for inverted A, but
+// converges linearly: used where A is inverted or degenerate.
+void rotationByIteration(const Mat3& a, Quat& q) {
+  for (int iter = 0; iter < 40; ++iter) {
+    const Mat3 r = q.toRotationMatrix();
+    const Vec3 num = r.col(0).cross(a.col(0)) + r.col(1).cross(a.col(1)) + r.col(2).cross(a.col(2));
+    const double den = std::abs(r.col(0).dot(a.col(0)) + r.col(1).dot(a.col(1)) + r.col(2).dot(a.col(2))) + 1e-12;
+    const Vec3 omega = num / den;
+    const double angle = omega.norm();
+    if (angle < 1e-10) break;
+    q = (Quat(Eigen::AngleAxisd(angle, omega / angle)) * q).normalized();
+  }
+}
+
+// Polar rotation R of A = R S, warm-started at the previous rotation r:
+// Newton's iteration X <- (X + X^-T) / 2 on r^T A, which is nearly
+// symmetric, so two or three iterations reach 1e-10. Updates r. Two
+// independent decompositions run interleaved (the iteration is
+// latency-bound: a 3x3 inverse with a division per step).
+bool invertible(const Mat3& x) {
+  const double scale = x.squaredNorm() / 3.0;
+  return x.determinant() > 1e-9 * scale * std::sqrt(scale);
+}
+
+void polarFallback(const Mat3& a, Mat3& r) {
+  // Inverted or flat: the iterative rotation fit, which never returns a reflection.
+  Quat q(r);
+  q.normalize();
+  rotationByIteration(a, q);
+  r = q.toRotationMatrix();
+}
+
+void polarRotation(const Mat3& a, Mat3& r) {
+  Mat3 x = r.transpose() * a;
+  if (!invertible(x)) return polarFallback(a, r);
+  for (int it = 0; it < 20; ++it) {
+    const Mat3 next = 0.5 * (x + x.inverse().transpose());
+    const double change = (next - x).squaredNorm();
+    x = next;
+    if (change < 1e-10) break;
+  }
+  r = r * x;
+}
+
+void polarRotations(const Mat3& a1, Mat3& r1, const Mat3& a2, Mat3& r2) {
+  Mat3 x1 = r1.transpose() * a1, x2 = r2.transpose() * a2;
+  if (!invertible(x1) || !invertible(x2)) {
+    polarRotation(a1, r1);
+    polarRotation(a2, r2);
+    return;
+  }
+  for (int it = 0; it < 20; ++it) {
+    const Mat3 n1 = 0.5 * (x1 + x1.inverse().transpose());
+    const Mat3 n2 = 0.5 * (x2 + x2.inverse().transpose());
+    const double change = std::max((n1 - x1).squaredNorm(), (n2 - x2).squaredNorm());
+    x1 = n1;
+    x2 = n2;
+    if (change < 1e-10) break;
+  }
+  r1 = r1 * x1;
+  r2 = r2 * x2;
+}
+
+Vec3 logMap(const Quat& qIn) {
+  Quat q = qIn;
+  if (q.w() < 0) q.coeffs() = -q.coeffs();
+  const double s = q.vec().norm();
+  if (s < 1e-12) return 2.0 * q.vec();
+  return 2.0 * std::atan2(s, q.w()) * q.vec() / s;
+}
+
+}  // namespace
+
+// Per-step work arrays (not part of the state: recomputed every step).
+struct Liu2013Solver::Scratch {
+  explicit Scratch(int threads) : arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
+  tbb::task_arena arena;
+  dyn::ArticulatedModel skeleton;          // the model's, with gravity per the toggles
+  dyn::LinkKinematics links;
+  std::vector<Mat3> skinRotation;          // S_j = T_j T_rest_j^-1 (per link)
+  std::vector<Vec3> skinTranslation;
+  std::vector<Vec3> reference, referenceVelocity;  // x~ and its rate (nNodes)
+  std::vector<Vec3> cornerForce;           // (nTets * 4)
+  std::vector<uint8_t> inverted;           // (nTets)
+  std::vector<double> elementEnergy;       // (nTets)
+  std::vector<Vec3> force;                 // total force per node
+  std::vector<Vec3> dampingForce;          // pose-based damper force per node
+  std::vector<Vec3> vertexForce;           // contact (and grab) force per surface vertex
+  std::vector<uint8_t> vertexTouched;
+  std::vector<dyn::LinkWrench> wrenches;
+  std::vector<int32_t> clipJointOfLink;    // -1: not in the clip
+  int32_t invertedCount = 0;
+};
+
+Liu2013Solver::Liu2013Solver(std::shared_ptr<const Liu2013Model> model, Settings settings)
+    : model_(std::move(model)), settings_(std::move(settings)) {
+  setSettings(settings_);
+  state_ = restState();
+  lastGood_ = state_;
+}
+
+Liu2013Solver::~Liu2013Solver() = default;
+
+void Liu2013Solver::setSettings(const Settings& s) {
+  if (!(s.dt > 0 && s.dt <= 0.01)) throw InputError("settings", "time step must lie in (0, 0.01] s");
+  const int threads = scratch_ ? scratch_->arena.max_concurrency() : -1;
+  settings_ = s;
+  if (!scratch_ || (s.threads > 0 && threads != s.threads)) scratch_ = std::make_unique<Scratch>(s.threads);
+  Scratch& sc = *scratch_;
+  sc.skeleton = model_->skeleton;
+  sc.clipJointOfLink.assign(model_->skeleton.links.size(), -1);
+  if (settings_.clip) {
+    const MotionClip& clip = *settings_.clip;
+    for (size_t l = 0; l < model_->jointNames.size(); ++l)
+      for (size_t c = 0; c < clip.joints.size(); ++c)
+        if (clip.joints[c].name == model_->jointNames[l]) sc.clipJointOfLink[l] = static_cast<int32_t>(c);
+  }
+  if (settings_.drive != DriveMode::Hold) {
+    if (!settings_.clip) throw InputError("settings", std::string("the ") + driveModeName(settings_.drive) + " drive needs a motion clip");
+    if (std::count(sc.clipJointOfLink.begin(), sc.clipJointOfLink.end(), -1) == static_cast<long>(sc.clipJointOfLink.size()))
+      throw InputError(settings_.clip->name, "no joint of the clip has the name of a skeleton joint (retarget the clip first)");
+  }
+}
+
+Liu2013State Liu2013Solver::restState() const {
+  const Liu2013Model& m = *model_;
+  Liu2013State s;
+  s.skeleton = dyn::restState(m.skeleton);
+  s.x = m.restNodes;
+  s.v.assign(m.nodeCount(), Vec3::Zero());
+  s.rotation.assign(m.tetCount(), Mat3::Identity());
+  s.plasticRotation.assign(m.tetCount(), Mat3::Identity());
+  return s;
+}
+
+// ---------------------------------------------------------------------------
+// The drive: PD targets (or kinematic poses) from the clip.
+
+namespace {
+
+struct ClipPose {
+  Vec3 root = Vec3::Zero();
+  std::vector<Quat> rotation;
+};
+
+}  // namespace
+
+static ClipPose clipPose(const Liu2013Model& m, const Settings& s, const std::vector<int32_t>& clipJointOfLink, double t) {
+  ClipPose p;
+  p.rotation.assign(m.skeleton.links.size(), Quat::Identity());
+  p.root = m.linkRest[0].translation;
+  if (!s.clip) return p;
+  const MotionClip& clip = *s.clip;
+  const double duration = clip.duration();
+  double tc = t, loops = 0;
+  if (duration > 0) {
+    if (s.loopClip) {
+      loops = std::floor(t / duration);
+      tc = t - loops * duration;
+    } else {
+      tc = std::min(t, duration);
+    }
+  }
+  const std::vector<Transform> local = clip.localPoseAt(tc);
+  for (size_t l = 0; l < p.rotation.size(); ++l) {
+    const int32_t c = clipJointOfLink[l];
+    if (c < 0) continue;
+    // The clip's local rotation replaces the joint's rest rotation.
+    p.rotation[l] = (m.skeleton.links[l].parentFromJoint.rotation.conjugate() * local[c].rotation).normalized();
+  }
+  const int32_t rootClip = clipJointOfLink[0];
+  if (rootClip >= 0) {
+    const std::vector<Transform> first = clip.localPoseAt(0.0);
+    Vec3 travel = local[rootClip].translation - first[rootClip].translation;
+    if (loops > 0) {
+      const std::vector<Transform> last = clip.localPoseAt(duration);
+      Vec3 perLoop = last[rootClip].translation - first[rootClip].translation;
+      perLoop.y() = 0;
+      travel += loops * perLoop;
+    }
+    p.root += travel;
+  }
+  return p;
+}
+
+dyn::PdTargets Liu2013Solver::driveTargets() const {
+  if (externalTargets_) return *externalTargets_;
+  dyn::PdTargets targets;
+  if (settings_.drive == DriveMode::Hold || !settings_.clip) return targets;  // rest pose, zero rates
+  const double t = state_.time + settings_.dt;
+  const double h = 1e-3;
+  const ClipPose now = clipPose(*model_, settings_, scratch_->clipJointOfLink, t);
+  const ClipPose next = clipPose(*model_, settings_, scratch_->clipJointOfLink, t + h);
+  targets.rotation = now.rotation;
+  targets.angularVelocity.resize(now.rotation.size());
+  for (size_t l = 0; l < now.rotation.size(); ++l)
+    targets.angularVelocity[l] = logMap(now.rotation[l].conjugate() * next.rotation[l]) / h;
+  return targets;
+}
+
+// ---------------------------------------------------------------------------
+// (1) Update kinematics: fixed nodes from the bones; reference pose and its
+// velocity for plasticity and damping (eq. 12-13).
+
+void Liu2013Solver::updateKinematics() {
+  const Liu2013Model& m = *model_;
+  Scratch& sc = *scratch_;
+  sc.links = dyn::forwardKinematics(m.skeleton, state_.skeleton);
+  const size_t nLinks = m.skeleton.links.size();
+  sc.skinRotation.resize(nLinks);
+  sc.skinTranslation.resize(nLinks);
+  for (size_t l = 0; l < nLinks; ++l) {
+    const Transform s = sc.links.pose[l] * m.linkRest[l].inverse();
+    sc.skinRotation[l] = s.rotation.toRotationMatrix();
+    sc.skinTranslation[l] = s.translation;
+  }
+  const size_t n = m.nodeCount();
+  sc.reference.resize(n);
+  sc.referenceVelocity.resize(n);
+  sc.arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, n, 256), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i < r.end(); ++i) {
+        Vec3 x = Vec3::Zero(), v = Vec3::Zero();
+        for (int32_t a = m.influenceOffsets[i]; a < m.influenceOffsets[i + 1]; ++a) {
+          const Influence& f = m.influences[a];
+          const Vec3 p = sc.skinRotation[f.link] * m.restNodes[i] + sc.skinTranslation[f.link];
+          x += f.weight * p;
+          v += f.weight * (sc.links.linear[f.link] + sc.links.angular[f.link].cross(p - sc.links.pose[f.link].translation));
+        }
+        sc.reference[i] = x;
+        sc.referenceVelocity[i] = v;
+        const int32_t link = m.nodeLink[i];
+        if (link >= 0) {  // fixed nodes follow their bones exactly
+          state_.x[i] = x;
+          state_.v[i] = v;
+        }
+      }
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------
+// (2) Accumulate forces and torques.
+
+void Liu2013Solver::accumulateForces() {
+  const Liu2013Model& m = *model_;
+  Scratch& sc = *scratch_;
+  const SimToggles& tg = settings_.toggles;
+  const size_t nTets = m.tetCount(), nNodes = m.nodeCount();
+  sc.cornerForce.resize(nTets * 4);
+  sc.inverted.resize(nTets);
+  sc.elementEnergy.resize(nTets);
+  const bool plastic = tg.plasticity;
+  const bool rayleigh = tg.damping == DampingMode::Rayleigh;
+  const double beta = settings_.rayleighStiffness;
+
+  auto t0 = Clock::now();
+  // (b) Elastic forces of the pose-based corotated model (eq. 7-16), per element.
+  sc.arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, nTets, 128), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t t = r.begin(); t < r.end(); ++t) {
+        const Tet& tet = m.tets[t];
+        const Mat3& bmInv = m.restShapeInverse[t];
+        const Vec3& x0 = state_.x[tet[0]];
+        Mat3 ds;
+        ds << state_.x[tet[1]] - x0, state_.x[tet[2]] - x0, state_.x[tet[3]] - x0;
+        const Mat3 f = ds * bmInv;                       // eq. 9
+        Mat3& rot = state_.rotation[t];
+        Mat3 g;                                          // R R_p^T F_p (identity plasticity: R)
+        if (plastic) {
+          const Vec3& p0 = sc.reference[tet[0]];
+          Mat3 dp;
+          dp << sc.reference[tet[1]] - p0, sc.reference[tet[2]] - p0, sc.reference[tet[3]] - p0;
+          const Mat3 fp = dp * bmInv;                    // F_p = B_p B_m^-1
+          Mat3& rStar = state_.plasticRotation[t];
+          polarRotations(f, rot, fp * f.transpose(), rStar);  // F = R S, F_p F^T = R* S*
+          g = rStar.transpose() * fp;                    // R R_p^T F_p with R_p = R* R
+        } else {
+          polarRotation(f, rot);                         // F = R S
+          g = rot;
+        }
+        const Mat3 strain = rot.transpose() * (f - g);   // eq. 15: R^T F - R_p^T F_p
+        const double tr = strain.trace();
+        Mat3 stress = 2 * m.mu[t] * (f - g) + m.lambda[t] * tr * rot;  // eq. 16
+        sc.elementEnergy[t] = m.restVolume[t] * (m.mu[t] * strain.squaredNorm() + 0.5 * m.lambda[t] * tr * tr);
+        if (rayleigh) {
+          const Vec3& v0 = state_.v[tet[0]];
+          Mat3 dv;
+          dv << state_.v[tet[1]] - v0, state_.v[tet[2]] - v0, state_.v[tet[3]] - v0;
+          const Mat3 d = rot.transpose() * (dv * bmInv);
+          const Mat3 sym = 0.5 * (d + d.transpose());
+          stress += beta * rot * (2 * m.mu[t] * sym + m.lambda[t] * sym.trace() * Mat3::Identity());
+        }
+        const Mat3 h = -m.restVolume[t] * stress * bmInv.transpose();
+        sc.cornerForce[t * 4 + 1] = h.col(0);
+        sc.cornerForce[t * 4 + 2] = h.col(1);
+        sc.cornerForce[t * 4 + 3] = h.col(2);
+        sc.cornerForce[t * 4 + 0] = -(h.col(0) + h.col(1) + h.col(2));
+        sc.inverted[t] = f.determinant() <= 0 ? 1 : 0;
+      }
+    });
+  });
+  sc.invertedCount = 0;
+  for (uint8_t b : sc.inverted) sc.invertedCount += b;
+
+  // Gather per node (fixed order), with the damping forces (eq. 17).
+  sc.force.resize(nNodes);
+  sc.dampingForce.assign(nNodes, Vec3::Zero());
+  const DampingMode damping = tg.damping;
+  const double alpha = settings_.rayleighMass;
+  sc.arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, nNodes, 256), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i < r.end(); ++i) {
+        Vec3 f = Vec3::Zero();
+        for (int32_t c = m.cornerOffsets[i]; c < m.cornerOffsets[i + 1]; ++c) f += sc.cornerForce[m.corners[c]];
+        if (m.nodeLink[i] < 0) {
+          if (damping == DampingMode::Pose) {
+            const Vec3 dx = sc.reference[i] - state_.x[i];
+            const Vec3 dv = sc.referenceVelocity[i] - state_.v[i];
+            const double len2 = dx.squaredNorm();
+            const double eps2 = 1e-12;
+            if (len2 > eps2) sc.dampingForce[i] = m.poseDamping[i] * m.nodeMass[i] * (dv.dot(dx) / len2) * dx;
+            f += sc.dampingForce[i];
+          } else if (damping == DampingMode::Rayleigh) {
+            f -= alpha * m.nodeMass[i] * state_.v[i];
+          }
+        }
+        sc.force[i] = f;
+      }
+    });
+  });
+  auto t1 = Clock::now();
+  times_.elastic += seconds(t0, t1);
+
+  // Contact (Section 4.2.4) and the grab spring on the fine surface, moved to the nodes by J_phi^T.
+  const size_t nVerts = m.embedding.vertexCount();
+  sc.vertexForce.resize(nVerts);
+  sc.vertexTouched.assign(nVerts, 0);
+  if (tg.contact) {
+    const double ks = settings_.contactStiffness, kd = settings_.contactDamping, mu = settings_.friction;
+    sc.arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, nVerts, 512), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t v = r.begin(); v < r.end(); ++v) {
+          const Tet& tet = m.tets[m.embedding.tet[v]];
+          const auto& phi = m.embedding.weights[v];
+          Vec3 p = Vec3::Zero(), vel = Vec3::Zero();
+          for (int k = 0; k < 4; ++k) {
+            p += phi[k] * state_.x[tet[k]];
+            vel += phi[k] * state_.v[tet[k]];
+          }
+          Vec3 f = Vec3::Zero();
+          auto respond = [&](const dyn::ContactPoint& c, double friction) {
+            if (c.depth <= 0) return;
+            const double area = m.vertexArea[v];
+            const double vn = vel.dot(c.normal);
+            const double fn = std::max(0.0, area * (ks * c.depth - kd * vn));
+            if (fn <= 0) return;
+            const Vec3 vt = vel - vn * c.normal;
+            const double speed = vt.norm();
+            Vec3 ft = Vec3::Zero();
+            if (speed > 1e-12) {
+              const double viscous = 20 * area * kd * speed;     // sticking regime
+              ft = -std::min(friction * fn, viscous) * (vt / speed);
+            }
+            f += fn * c.normal + ft;
+          };
+          respond(dyn::probeGround(settings_.groundHeight, p), mu);
+          for (const dyn::Collider& col : settings_.colliders) respond(dyn::probe(col, p), col.friction);
+          sc.vertexForce[v] = f;
+          sc.vertexTouched[v] = f.squaredNorm() > 0 ? 1 : 0;
+        }
+      });
+    });
+  }
+  if (grab_ && grab_->vertex >= 0 && grab_->vertex < static_cast<int32_t>(nVerts)) {
+    const size_t v = grab_->vertex;
+    const Tet& tet = m.tets[m.embedding.tet[v]];
+    const auto& phi = m.embedding.weights[v];
+    Vec3 p = Vec3::Zero();
+    for (int k = 0; k < 4; ++k) p += phi[k] * state_.x[tet[k]];
+    const double k = grab_->stiffness > 0 ? grab_->stiffness : 30.0 * m.totalMass;
+    if (!sc.vertexTouched[v]) sc.vertexForce[v] = Vec3::Zero();
+    sc.vertexForce[v] += k * (grab_->target - p);
+    sc.vertexTouched[v] = 1;
+  }
+  for (size_t v = 0; v < nVerts; ++v) {
+    if (!sc.vertexTouched[v]) continue;
+    const Tet& tet = m.tets[m.embedding.tet[v]];
+    const auto& phi = m.embedding.weights[v];
+    for (int k = 0; k < 4; ++k) sc.force[tet[k]] += phi[k] * sc.vertexForce[v];
+  }
+  auto t2 = Clock::now();
+  times_.contact += seconds(t1, t2);
+
+  // (c) Forces on fixed nodes act on their bones; damper reactions act on the
+  // bones through the skinning Jacobian (eq. 18).
+  const size_t nLinks = m.skeleton.links.size();
+  sc.wrenches.assign(nLinks, dyn::LinkWrench{});
+  for (size_t i = 0; i < nNodes; ++i) {
+    const int32_t link = m.nodeLink[i];
+    if (link >= 0) {
+      sc.wrenches[link].force += sc.force[i];
+      sc.wrenches[link].torque += (state_.x[i] - sc.links.pose[link].translation).cross(sc.force[i]);
+    } else if (damping == DampingMode::Pose && sc.dampingForce[i].squaredNorm() > 0) {
+      for (int32_t a = m.influenceOffsets[i]; a < m.influenceOffsets[i + 1]; ++a) {
+        const Influence& f = m.influences[a];
+        const Vec3 p = sc.skinRotation[f.link] * m.restNodes[i] + sc.skinTranslation[f.link];
+        const Vec3 reaction = -f.weight * sc.dampingForce[i];
+        sc.wrenches[f.link].force += reaction;
+        sc.wrenches[f.link].torque += (p - sc.links.pose[f.link].translation).cross(reaction);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// (3) Integrate: the skeleton (stable PD, semi-implicit Euler), then the free
+// nodes (symplectic Euler), then the fixed nodes follow the new bone poses.
+
+void Liu2013Solver::integrate() {
+  const Liu2013Model& m = *model_;
+  Scratch& sc = *scratch_;
+  const double h = settings_.dt;
+  const Vec3 g = settings_.toggles.gravity ? Vec3(0, -9.81, 0) : Vec3::Zero();
+  auto t0 = Clock::now();
+  sc.skeleton.gravity = g;
+  if (settings_.drive == DriveMode::Kinematic && !externalTargets_) {
+    const ClipPose pose = clipPose(m, settings_, sc.clipJointOfLink, state_.time + h);
+    dyn::setPoseKinematic(sc.skeleton, state_.skeleton, pose.root, pose.rotation, h);
+  } else {
+    dyn::step(sc.skeleton, state_.skeleton, driveTargets(), sc.wrenches, h);
+  }
+  auto t1 = Clock::now();
+  times_.skeleton += seconds(t0, t1);
+  for (int32_t i : m.freeNodes) {
+    state_.v[i] += h * (sc.force[i] / m.nodeMass[i] + g);
+    state_.x[i] += h * state_.v[i];
+  }
+  state_.time += h;
+  ++state_.steps;
+  times_.integrate += seconds(t1, Clock::now());
+}
+
+void Liu2013Solver::step() {
+  auto t0 = Clock::now();
+  updateKinematics();   // (1) fixed nodes, fine surface, reference pose and velocity
+  times_.kinematics += seconds(t0, Clock::now());
+  accumulateForces();   // (2) PD torques, elastic and damping forces, contact, forces on bones
+  integrate();          // (3) skeleton and soft body, semi-implicit Euler
+  ++times_.steps;
+  checkStability();
+}
+
+// ---------------------------------------------------------------------------
+
+void Liu2013Solver::checkStability() {
+  const Liu2013Model& m = *model_;
+  Scratch& sc = *scratch_;
+  int32_t worst = -1;
+  double worstSpeed = 0;
+  bool bad = false;
+  for (int32_t i : m.freeNodes) {
+    const double s = state_.v[i].squaredNorm();
+    if (!std::isfinite(s) || !state_.x[i].allFinite()) {
+      worst = i;
+      worstSpeed = std::numeric_limits<double>::infinity();
+      bad = true;
+      break;
+    }
+    if (s > worstSpeed) {
+      worstSpeed = s;
+      worst = i;
+    }
+  }
+  worstSpeed = std::sqrt(worstSpeed);
+  if (!state_.skeleton.velocity.allFinite() || !state_.skeleton.rootPosition.allFinite()) bad = true;
+  if (worstSpeed > settings_.maxSpeed) bad = true;
+  if (sc.invertedCount > 0) ++state_.invertedSteps;
+  else state_.invertedSteps = 0;
+  const bool tooManyInverted = sc.invertedCount > settings_.maxInvertedFraction * m.tetCount() ||
+                               state_.invertedSteps > settings_.maxInvertedSteps;
+  if (!bad && !tooManyInverted) {
+    if (state_.steps % 200 == 0) lastGood_ = state_;
+    return;
+  }
+  std::ostringstream msg;
+  msg << "the simulation became unstable at t = " << state_.time << " s: ";
+  auto boneOf = [&](int32_t node) { return node >= 0 ? m.jointNames[m.influences[m.influenceOffsets[node]].link] : std::string("?"); };
+  if (bad) {
+    msg << "node " << worst << " (near bone '" << boneOf(worst) << "') ";
+    if (std::isfinite(worstSpeed)) msg << "moves at " << worstSpeed << " m/s";
+    else msg << "has a non-finite position or velocity";
+  } else {
+    msg << sc.invertedCount << " of " << m.tetCount() << " elements are inverted";
+    for (size_t t = 0; t < sc.inverted.size(); ++t)
+      if (sc.inverted[t]) {
+        msg << " (first: element " << t << " near bone '" << m.jointNames[m.tetRegion[t]] << "')";
+        break;
+      }
+    msg << " for " << state_.invertedSteps << " steps";
+  }
+  msg << ". Likely cause: the time step (" << settings_.dt * 1000 << " ms) is too large for the stiffness"
+      << " (a stable step is about " << m.stableStepEstimate * 1000 << " ms), or a gain or contact stiffness is too high."
+      << " Kept the last good state (t = " << lastGood_.time << " s).";
+  const double goodTime = lastGood_.time;
+  state_ = lastGood_;
+  throw SimulationError(msg.str(), goodTime);
+}
+
+// ---------------------------------------------------------------------------
+// Reading the state.
+
+std::vector<Vec3> Liu2013Solver::surfacePositions() const {
+  const Liu2013Model& m = *model_;
+  std::vector<Vec3> out(m.embedding.vertexCount());
+  for (size_t v = 0; v < out.size(); ++v) {
+    const Tet& tet = m.tets[m.embedding.tet[v]];
+    const auto& phi = m.embedding.weights[v];
+    Vec3 p = Vec3::Zero();
+    for (int k = 0; k < 4; ++k) p += phi[k] * state_.x[tet[k]];
+    out[v] = p;
+  }
+  return out;
+}
+
+std::vector<Transform> Liu2013Solver::jointPoses() const {
+  return dyn::forwardKinematics(model_->skeleton, state_.skeleton).pose;
+}
+
+SimMeasures Liu2013Solver::measure() const {
+  const Liu2013Model& m = *model_;
+  SimMeasures out;
+  out.time = state_.time;
+  const double skelMass = dyn::totalMass(m.skeleton);
+  Vec3 com = skelMass * dyn::centerOfMass(m.skeleton, state_.skeleton);
+  double mass = skelMass;
+  for (int32_t i : m.freeNodes) {
+    com += m.nodeMass[i] * state_.x[i];
+    mass += m.nodeMass[i];
+  }
+  com /= mass;
+  out.centerOfMass = com;
+  out.linearMomentum = dyn::linearMomentum(m.skeleton, state_.skeleton);
+  out.angularMomentum = dyn::angularMomentum(m.skeleton, state_.skeleton, com);
+  out.kineticEnergy = dyn::kineticEnergy(m.skeleton, state_.skeleton);
+  for (int32_t i : m.freeNodes) {
+    const Vec3 p = m.nodeMass[i] * state_.v[i];
+    out.linearMomentum += p;
+    out.angularMomentum += (state_.x[i] - com).cross(p);
+    out.kineticEnergy += 0.5 * m.nodeMass[i] * state_.v[i].squaredNorm();
+  }
+  const Scratch& sc = *scratch_;
+  if (sc.elementEnergy.size() == m.tetCount()) {
+    for (double e : sc.elementEnergy) out.elasticEnergy += e;
+    out.invertedTets = sc.invertedCount;
+  }
+  return out;
+}
+
+void addRigidVelocity(const Liu2013Model& m, Liu2013State& s, const Vec3& linear, const Vec3& angular, const Vec3& about) {
+  for (size_t i = 0; i < s.x.size(); ++i) s.v[i] += linear + angular.cross(s.x[i] - about);
+  // The root carries the skeleton: its origin's velocity (world) and its angular velocity (link frame).
+  const dyn::LinkKinematics k = dyn::forwardKinematics(m.skeleton, s.skeleton);
+  const int off = m.skeleton.dofOffset(0);
+  s.skeleton.velocity.segment<3>(off) += linear + angular.cross(k.pose[0].translation - about);
+  s.skeleton.velocity.segment<3>(off + 3) += k.pose[0].rotation.conjugate() * angular;
+}
+
+namespace {
+class Liu2013Snapshot final : public SimSnapshot {
+ public:
+  explicit Liu2013Snapshot(Liu2013State s) : state(std::move(s)) {}
+  double time() const override { return state.time; }
+  Liu2013State state;
+};
+}  // namespace
+
+std::unique_ptr<SimSnapshot> Liu2013Solver::snapshot() const { return std::make_unique<Liu2013Snapshot>(state_); }
+
+void Liu2013Solver::restore(const SimSnapshot& s) {
+  const auto* snap = dynamic_cast<const Liu2013Snapshot*>(&s);
+  if (!snap) throw std::invalid_argument("not a liu2013 snapshot");
+  state_ = snap->state;
+  lastGood_ = state_;
+}
+
+}  // namespace sinew::liu2013

@@ -1,0 +1,246 @@
+// The Liu et al. 2013 soft character: conservation, plasticity, contact,
+// determinism, snapshots and bad input, on a small humanoid (a coarse cage of
+// a few hundred nodes so that the suite stays fast).
+#include "core/Error.h"
+#include "examples/Humanoid.h"
+#include "examples/Motions.h"
+#include "liu2013/Liu2013.h"
+#include "rig/RigBuild.h"
+#include "solver/SimRun.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+using namespace sinew;
+using namespace sinew::liu2013;
+
+namespace {
+
+// A rigged humanoid shared by the tests (built once: ~1-2 s).
+const Project& riggedHumanoid() {
+  static const Project project = [] {
+    HumanoidOptions ho;
+    ho.gridSpacing = 0.04;
+    Project p = makeHumanoidProject(ho);
+    RigBuildOptions ro;
+    ro.cageNodes = 450;
+    applyRigBuild(p, buildRig(p, 0, ro));
+    return p;
+  }();
+  return project;
+}
+
+std::shared_ptr<const Liu2013Model> model(const ModelOptions& o = {}) { return buildLiu2013Model(riggedHumanoid(), o); }
+
+Settings floating() {
+  Settings s;
+  s.toggles.gravity = false;
+  s.toggles.contact = false;
+  return s;
+}
+
+[[maybe_unused]]
+double elbowAngleDegrees(const Liu2013Solver& sim) {
+  const Liu2013Model& m = sim.model();
+  const auto poses = sim.jointPoses();
+  auto at = [&](const char* name) {
+    for (size_t j = 0; j < m.jointNames.size(); ++j)
+      if (m.jointNames[j] == name) return poses[j].translation;
+    ADD_FAILURE() << name;
+    return Vec3(Vec3::Zero());
+  };
+  const Vec3 upper = at("LeftForeArm") - at("LeftArm");
+  const Vec3 lower = at("LeftHand") - at("LeftForeArm");
+  return std::acos(std::clamp(upper.normalized().dot(lower.normalized()), -1.0, 1.0)) * 180 / M_PI;
+}
+
+}  // namespace
+
+TEST(Liu2013, ModelHasTheRigsMassAndLinks) {
+  const auto m = model();
+  EXPECT_EQ(m->skeleton.links.size(), riggedHumanoid().skeleton->skeleton.size());
+  EXPECT_GT(m->nodeCount(), 200u);
+  EXPECT_GT(m->freeNodes.size(), m->nodeCount() / 2);
+  double linkMass = 0;
+  for (const dyn::Link& l : m->skeleton.links) linkMass += l.inertia.mass;
+  double freeMass = 0;
+  for (int32_t i : m->freeNodes) freeMass += m->nodeMass[i];
+  // The fixed nodes' masses are merged into the bones (plus tiny balls for bone-less joints).
+  EXPECT_NEAR(linkMass + freeMass, m->totalMass, 0.01 * m->totalMass);
+  // About a human's weight: the lumped masses are scaled to the fine surface's volume.
+  std::printf("mass %.1f kg (cage masses x %.3f)\n", m->totalMass, m->massScale);
+  EXPECT_GT(m->totalMass, 50.0);
+  EXPECT_LT(m->totalMass, 150.0);
+  EXPECT_LT(m->massScale, 1.0);
+}
+
+TEST(Liu2013, RestIsAnEquilibrium) {
+  Liu2013Solver sim(model(), floating());
+  for (int i = 0; i < 200; ++i) sim.step();
+  double maxSpeed = 0;
+  for (const Vec3& v : sim.state().v) maxSpeed = std::max(maxSpeed, v.norm());
+  EXPECT_LT(maxSpeed, 1e-8);
+  EXPECT_LT(sim.measure().elasticEnergy, 1e-12);
+}
+
+TEST(Liu2013, FreeFlightConservesMomentumWithPoseDamping) {
+  // A spinning, wobbling character in zero gravity: internal forces only.
+  Liu2013Solver sim(model(), floating());
+  Liu2013State s = sim.state();
+  const Vec3 com = sim.measure().centerOfMass;
+  addRigidVelocity(sim.model(), s, Vec3(0.3, 0.1, -0.2), Vec3(0.5, 1.5, 0.2), com);
+  for (int32_t i : sim.model().freeNodes) s.v[i] += 0.3 * Vec3(std::sin(i * 1.3), std::cos(i * 0.7), std::sin(i * 2.1));
+  sim.setState(s);
+  const SimMeasures a = sim.measure();
+  for (int i = 0; i < 2000; ++i) sim.step();
+  const SimMeasures b = sim.measure();
+  const StageTimes& st = sim.stageTimes();
+  std::printf("per step: kinematics %.1f us, elastic %.1f us, contact %.1f us, skeleton %.1f us, integrate %.1f us\n",
+              1e6 * st.kinematics / st.steps, 1e6 * st.elastic / st.steps, 1e6 * st.contact / st.steps,
+              1e6 * st.skeleton / st.steps, 1e6 * st.integrate / st.steps);
+  const double p = a.linearMomentum.norm(), l = a.angularMomentum.norm();
+  std::printf("linear momentum drift %.3g, angular %.3g (relative)\n", (b.linearMomentum - a.linearMomentum).norm() / p,
+              (b.angularMomentum - a.angularMomentum).norm() / l);
+  EXPECT_LT((b.linearMomentum - a.linearMomentum).norm(), 1e-9 * p);
+  EXPECT_LT((b.angularMomentum - a.angularMomentum).norm(), 0.01 * l);
+  EXPECT_LT(b.kineticEnergy + b.elasticEnergy, 1.001 * (a.kineticEnergy + a.elasticEnergy));
+}
+
+TEST(Liu2013, PoseDampingRemovesWobbleButRayleighAlsoRemovesSpin) {
+  for (DampingMode mode : {DampingMode::Pose, DampingMode::Rayleigh}) {
+    Settings s = floating();
+    s.toggles.damping = mode;
+    Liu2013Solver sim(model(), s);
+    Liu2013State st = sim.state();
+    addRigidVelocity(sim.model(), st, Vec3::Zero(), Vec3(0, 2.0, 0), sim.measure().centerOfMass);
+    sim.setState(st);
+    const double l0 = sim.measure().angularMomentum.norm();
+    for (int i = 0; i < 2000; ++i) sim.step();
+    const double l1 = sim.measure().angularMomentum.norm();
+    std::printf("%s: |L| %.6g -> %.6g\n", dampingModeName(mode), l0, l1);
+    if (mode == DampingMode::Pose) EXPECT_NEAR(l1, l0, 0.01 * l0);
+    else EXPECT_LT(l1, 0.7 * l0) << "Rayleigh (mass-proportional) damping dissipates the spin";
+  }
+}
+
+TEST(Liu2013, SameInputsAndThreadsGiveBitIdenticalResultsAndThreadCountDoesNotMatter) {
+  Settings s = floating();
+  s.toggles.gravity = true;
+  s.toggles.contact = true;
+  s.drive = DriveMode::Pd;
+  s.clip = makeKickClip(riggedHumanoid().skeleton->skeleton, 2.0);
+  auto run = [&](int threads) {
+    Settings t = s;
+    t.threads = threads;
+    Liu2013Solver sim(model(), t);
+    for (int i = 0; i < 400; ++i) sim.step();
+    return sim.state();
+  };
+  const Liu2013State a = run(2), b = run(2), c = run(1);
+  EXPECT_TRUE(a == b);
+  EXPECT_TRUE(a == c);
+}
+
+TEST(Liu2013, SnapshotAndRestoreReplayExactly) {
+  Settings s;
+  s.drive = DriveMode::Pd;
+  s.clip = makeKickClip(riggedHumanoid().skeleton->skeleton, 2.0);
+  Liu2013Solver sim(model(), s);
+  for (int i = 0; i < 100; ++i) sim.step();
+  const auto snap = sim.snapshot();
+  for (int i = 0; i < 150; ++i) sim.step();
+  const Liu2013State first = sim.state();
+  sim.restore(*snap);
+  EXPECT_DOUBLE_EQ(sim.time(), snap->time());
+  for (int i = 0; i < 150; ++i) sim.step();
+  EXPECT_TRUE(sim.state() == first);
+}
+
+TEST(Liu2013, CharacterStandsOnTheGroundCarryingItsWeight) {
+  Settings s;  // gravity and contact on, PD holds the rest pose
+  Liu2013Solver sim(model(), s);
+  for (int i = 0; i < 2000; ++i) sim.step();  // 1 s
+  const std::vector<Vec3> surf = sim.surfacePositions();
+  double lowest = 1e9;
+  for (const Vec3& p : surf) lowest = std::min(lowest, p.y());
+  EXPECT_GT(lowest, -0.03) << "the feet sink into the ground";
+  EXPECT_LT(lowest, 0.01) << "the character does not reach the ground";
+  // Momentum balance: over 0.2 s the ground pushes up with about the weight.
+  const SimMeasures a = sim.measure();
+  for (int i = 0; i < 400; ++i) sim.step();
+  const SimMeasures b = sim.measure();
+  const double weight = sim.model().totalMass * 9.81;
+  const double groundForce = (b.linearMomentum.y() - a.linearMomentum.y()) / 0.2 + weight;
+  std::printf("ground force %.1f N, weight %.1f N\n", groundForce, weight);
+  EXPECT_NEAR(groundForce, weight, 0.15 * weight);
+}
+
+TEST(Liu2013, GrabbingPullsTheCharacter) {
+  Liu2013Solver sim(model(), floating());
+  const std::vector<Vec3> rest = sim.surfacePositions();
+  size_t top = 0;
+  for (size_t v = 0; v < rest.size(); ++v)
+    if (rest[v].y() > rest[top].y()) top = v;
+  sim.setGrab(Grab{static_cast<int32_t>(top), rest[top] + Vec3(0.5, 0, 0), 0});
+  for (int i = 0; i < 400; ++i) sim.step();
+  EXPECT_GT(sim.measure().linearMomentum.x(), 1.0);
+  sim.setGrab(std::nullopt);
+}
+
+TEST(Liu2013, MissingVolumeAndUnstableRunsSayWhatToDo) {
+  Project bare = makeHumanoidProject([] {
+    HumanoidOptions o;
+    o.gridSpacing = 0.06;
+    return o;
+  }());
+  try {
+    buildLiu2013Model(bare);
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("build the volumetric mesh first"), std::string::npos) << e.what();
+  }
+  ModelOptions stiff;
+  stiff.material.youngsModulus = 5e8;
+  Settings s;
+  s.dt = 0.004;
+  Liu2013Solver sim(model(stiff), s);
+  Liu2013State st = sim.state();
+  addRigidVelocity(sim.model(), st, Vec3(0, -1, 0), Vec3(1, 0, 0), sim.measure().centerOfMass);
+  for (int32_t i : sim.model().freeNodes) st.v[i] += Vec3(std::sin(i), std::cos(3 * i), 0);
+  sim.setState(st);
+  try {
+    for (int i = 0; i < 5000; ++i) sim.step();
+    FAIL() << "a 4 ms step with a 500 MPa material should blow up";
+  } catch (const SimulationError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("time step"), std::string::npos) << what;
+    EXPECT_NE(what.find("bone"), std::string::npos) << what;
+    for (const Vec3& x : sim.state().x) ASSERT_TRUE(x.allFinite());
+    EXPECT_DOUBLE_EQ(sim.time(), e.lastGoodTime());
+  }
+}
+
+TEST(Liu2013, KinematicDriveFollowsTheClipAndFleshFollows) {
+  Settings s = floating();
+  s.drive = DriveMode::Kinematic;
+  s.clip = makeKickClip(riggedHumanoid().skeleton->skeleton, 2.0);
+  Liu2013Solver sim(model(), s);
+  for (int i = 0; i < 1000; ++i) sim.step();  // 0.5 s
+  // The skeleton is exactly the clip's pose.
+  const std::vector<Transform> clipWorld = s.clip->skeleton().worldFromLocal(s.clip->localPoseAt(sim.time()));
+  const auto poses = sim.jointPoses();
+  for (size_t j = 0; j < poses.size(); ++j) EXPECT_LT((poses[j].translation - clipWorld[j].translation).norm(), 1e-6) << j;
+  // The flesh around the kicking leg moved with it (stays within a few cm of its reference).
+  double maxLag = 0;
+  const Liu2013State& st = sim.state();
+  const Liu2013Model& m = sim.model();
+  for (int32_t i : m.freeNodes) {
+    const int32_t link = m.influences[m.influenceOffsets[i]].link;
+    const Vec3 carried = (poses[link] * m.linkRest[link].inverse()).apply(m.restNodes[i]);
+    maxLag = std::max(maxLag, (st.x[i] - carried).norm());
+  }
+  std::printf("largest distance of a node from where its dominant bone carries it: %.3f m\n", maxLag);
+  EXPECT_LT(maxLag, 0.15);
+}
