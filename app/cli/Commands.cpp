@@ -224,12 +224,13 @@ int projectInfo(const ProjectInfoArgs& args) {
 
 int example(const ExampleArgs& args) {
   return guarded([&] {
-    if (args.name != "humanoid") throw InputError("", "unknown example '" + args.name + "' (available: humanoid)");
+    if (args.name != "humanoid" && args.name != "humanoid-rigged")
+      throw InputError("", "unknown example '" + args.name + "' (available: humanoid, humanoid-rigged)");
     if (fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "already exists (use --overwrite to replace it)");
     HumanoidOptions options;
     if (args.spacing > 0) options.gridSpacing = args.spacing;
-    const Project p = makeHumanoidProject(options);
+    const Project p = args.name == "humanoid" ? makeHumanoidProject(options) : makeRiggedHumanoidProject(options);
     if (fs::path(args.output).has_parent_path()) fs::create_directories(fs::path(args.output).parent_path());
     saveChecked(p, args.output);
     std::cout << "wrote " << args.output << ": " << p.meshes[0].mesh.vertexCount() << " vertices, "

@@ -126,7 +126,7 @@ int simulate(const SimulateArgs& args) {
     if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
     if (!args.exportDir.empty()) std::cout << "wrote " << rec.surfaces.size() << " frames to " << args.exportDir << "\n";
     if (!rec.stopped.empty()) {
-      std::cerr << "error: " << args.project << ": " << rec.stopped << "\n";
+      std::cerr << "sinew-cli: " << args.project << ": " << rec.stopped << "\n";
       return int(kBadInput);
     }
     return int(kOk);

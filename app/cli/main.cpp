@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
 
   ExampleArgs exArgs;
   auto* ex = app.add_subcommand("example", "Generate an example project");
-  ex->add_option("name", exArgs.name, "Example name (humanoid)")->required();
+  ex->add_option("name", exArgs.name, "Example name: humanoid, or humanoid-rigged (cage, weights and motion clips: ready to simulate)")->required();
   ex->add_option("-o,--output", exArgs.output, "Project file to write")->required();
   ex->add_flag("--overwrite", exArgs.overwrite, "Replace an existing file");
   ex->add_option("--spacing", exArgs.spacing, "Surface resolution: grid cell size in metres (default 0.028)")

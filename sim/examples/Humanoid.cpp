@@ -1,5 +1,8 @@
 #include "examples/Humanoid.h"
 
+#include "examples/Motions.h"
+#include "rig/RigBuild.h"
+
 #include "geometry/Sdf.h"
 #include "geometry/SurfaceNets.h"
 #include "rig/BoneShapes.h"
@@ -156,6 +159,28 @@ Project makeHumanoidProject(const HumanoidOptions& options, const Progress& prog
   sk.skeleton = makeHumanoidSkeleton(options);
   assignDefaultBoneShapes(sk.skeleton, p.meshes[0].mesh);
   p.skeleton = std::move(sk);
+  return p;
+}
+
+Project makeRiggedHumanoidProject(const HumanoidOptions& options, const Progress& progress) {
+  Project p = makeHumanoidProject(options, progress.sub(0.0, 0.3));
+  RigBuildOptions rig;
+  applyRigBuild(p, buildRig(p, p.meshes.at(0).id, rig, progress.sub(0.3, 0.95)));
+  const Skeleton& s = p.skeleton->skeleton;
+  MotionClip kick = makeKickClip(s, 5.0, 120);
+  kick.name = "Kick";
+  MotionClip walk = makeWalkInPlaceClip(s, 12.0, 120);
+  walk.name = "Walk in place";
+  MotionClip elbow = makeElbowBendClip(s, 130, 3.0, 120);
+  elbow.name = "Elbow bend";
+  for (MotionClip* c : {&kick, &walk, &elbow}) {
+    ClipObject o;
+    o.id = p.allocateId();
+    o.clip = std::move(*c);
+    p.clips.push_back(std::move(o));
+  }
+  p.name = "Michelin (rigged)";
+  progress.update(1.0, "done");
   return p;
 }
 

@@ -23,4 +23,10 @@ TriMesh makeHumanoidSurface(const HumanoidOptions& options = {}, const Progress&
 // A project holding the surface ("Michelin body") and the skeleton.
 Project makeHumanoidProject(const HumanoidOptions& options = {}, const Progress& progress = Progress::none());
 
+// The same character ready to simulate: the coarse cage with fixed nodes,
+// the embedding and bounded biharmonic weights (RigBuild), and three
+// generated motion clips whose joint names match the skeleton: "Kick",
+// "Walk in place" and "Elbow bend" (examples/Motions.h).
+Project makeRiggedHumanoidProject(const HumanoidOptions& options = {}, const Progress& progress = Progress::none());
+
 }  // namespace sinew

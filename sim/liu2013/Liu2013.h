@@ -41,6 +41,8 @@ struct ModelOptions {
   double pdFrequency = 4.0;        // Hz: kp = I (2 pi f)^2 per joint, I the subtree inertia about the joint
   double pdDampingRatio = 1.0;     // kd = 2 zeta I (2 pi f)
   int maxInfluences = 4;           // skinning influences kept per node for the reference pose
+  double soleStiffening = 5;       // Young's modulus factor for the bones nearest the ground at rest (feet)
+  double minNodeMassFraction = 0.3;  // mass scaling: lightest node mass as a fraction of the mean (0: off)
   bool operator==(const ModelOptions&) const = default;
 };
 
@@ -62,7 +64,7 @@ struct Settings {
   // Instability limits: beyond these the run stops with a message.
   double maxSpeed = 60;            // m/s of any node
   double maxInvertedFraction = 0.05;
-  int maxInvertedSteps = 200;      // consecutive steps with inverted elements
+  int maxInvertedSteps = 0;        // stop when elements stay inverted this many steps (0: never; counted in the stats)
 };
 
 struct Influence {
@@ -100,7 +102,7 @@ struct Liu2013Model {
   double totalMass = 0;
   double massScale = 1;                      // lumped masses x this = the fine surface's volume x density
   double characterHeight = 0;
-  double stableStepEstimate = 0;            // s: shortest edge / fastest elastic wave (explicit limit, roughly)
+  double stableStepEstimate = 0;            // s: explicit step limit, roughly (element stiffness vs its lightest node)
 
   size_t nodeCount() const { return restNodes.size(); }
   size_t tetCount() const { return tets.size(); }
@@ -118,7 +120,8 @@ struct Liu2013State {
   std::vector<Vec3> x, v;            // node positions and velocities (fixed nodes follow their links)
   std::vector<Mat3> rotation;        // R of each element's F (warm start of the polar decomposition)
   std::vector<Mat3> plasticRotation; // R* of each element's Fp F^T
-  int32_t invertedSteps = 0;
+  int32_t invertedSteps = 0;         // consecutive steps with an inverted element
+  int32_t longestInvertedRun = 0;
   bool operator==(const Liu2013State&) const = default;
 };
 

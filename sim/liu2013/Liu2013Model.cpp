@@ -111,6 +111,19 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
 
   // Per-link materials.
   std::vector<Material> linkMaterial(nLinks, options.material);
+  // Soles carry the body's weight on little flesh: the bones nearest the
+  // ground at rest (feet) get a stiffer material unless the user set one.
+  if (options.soleStiffening > 1) {
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const Vec3& x : m.restNodes) lowest = std::min(lowest, x.y());
+    Aabb all;
+    for (const Vec3& x : m.restNodes) all.add(x);
+    std::vector<double> linkLowest(nLinks, std::numeric_limits<double>::infinity());
+    for (size_t i = 0; i < nNodes; ++i)
+      if (m.nodeLink[i] >= 0) linkLowest[m.nodeLink[i]] = std::min(linkLowest[m.nodeLink[i]], m.restNodes[i].y());
+    for (size_t l = 0; l < nLinks; ++l)
+      if (linkLowest[l] < lowest + 0.08 * all.size().y()) linkMaterial[l].youngsModulus *= options.soleStiffening;
+  }
   for (const auto& [name, mat] : options.regions) {
     const int32_t link = skel.find(name);
     if (link < 0) throw InputError("material", "no joint called '" + name + "' in the skeleton");
@@ -155,6 +168,25 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
       m.massScale = surfaceVolume / cageVolume;
       for (double& mass : m.nodeMass) mass *= m.massScale;
       for (double& dm : nodeDampingMass) dm *= m.massScale;
+    }
+  }
+  // Mass scaling, as explicit FEM codes do: nodes of tiny elements get at
+  // least `minNodeMassFraction` of the mean node mass (total kept), which
+  // lifts the explicit step limit set by a few small cage elements.
+  if (options.minNodeMassFraction > 0) {
+    double total = 0;
+    for (double mass : m.nodeMass) total += mass;
+    const double floorMass = options.minNodeMassFraction * total / nNodes;
+    double raised = 0;
+    for (size_t i = 0; i < nNodes; ++i)
+      if (m.nodeMass[i] < floorMass) {
+        nodeDampingMass[i] *= floorMass / m.nodeMass[i];
+        m.nodeMass[i] = floorMass;
+      }
+    for (double mass : m.nodeMass) raised += mass;
+    for (size_t i = 0; i < nNodes; ++i) {
+      m.nodeMass[i] *= total / raised;
+      nodeDampingMass[i] *= total / raised;
     }
   }
   m.poseDamping.resize(nNodes);
@@ -269,8 +301,11 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     double minEdge = std::numeric_limits<double>::infinity();
     for (int a = 0; a < 4; ++a)
       for (int b = a + 1; b < 4; ++b) minEdge = std::min(minEdge, (m.restNodes[m.tets[t][a]] - m.restNodes[m.tets[t][b]]).norm());
-    const double density = linkMaterial[m.tetRegion[t]].density;
-    minStep = std::min(minStep, minEdge / std::sqrt((m.lambda[t] + 2 * m.mu[t]) / density));
+    // Per element: stiffness ~ (lambda + 2 mu) V / l^2 against its lightest node.
+    double lightest = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < 4; ++k) lightest = std::min(lightest, m.nodeMass[m.tets[t][k]]);
+    const double stiffness = (m.lambda[t] + 2 * m.mu[t]) * m.restVolume[t] / (minEdge * minEdge);
+    minStep = std::min(minStep, 2.0 * std::sqrt(lightest / (4.0 * stiffness)));
   }
   m.stableStepEstimate = minStep;
   for (size_t v = 0; v < m.embedding.vertexCount(); ++v) {

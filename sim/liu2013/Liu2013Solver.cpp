@@ -502,8 +502,9 @@ void Liu2013Solver::checkStability() {
   if (worstSpeed > settings_.maxSpeed) bad = true;
   if (sc.invertedCount > 0) ++state_.invertedSteps;
   else state_.invertedSteps = 0;
+  state_.longestInvertedRun = std::max(state_.longestInvertedRun, state_.invertedSteps);
   const bool tooManyInverted = sc.invertedCount > settings_.maxInvertedFraction * m.tetCount() ||
-                               state_.invertedSteps > settings_.maxInvertedSteps;
+                               (settings_.maxInvertedSteps > 0 && state_.invertedSteps > settings_.maxInvertedSteps);
   if (!bad && !tooManyInverted) {
     if (state_.steps % 200 == 0) lastGood_ = state_;
     return;
@@ -578,6 +579,7 @@ SimMeasures Liu2013Solver::measure() const {
   if (sc.elementEnergy.size() == m.tetCount()) {
     for (double e : sc.elementEnergy) out.elasticEnergy += e;
     out.invertedTets = sc.invertedCount;
+    out.invertedRunSteps = state_.invertedSteps;
   }
   return out;
 }

@@ -23,6 +23,12 @@ int32_t RunRecord::invertedTetsMax() const {
   return m;
 }
 
+int32_t RunRecord::longestInvertedRun() const {
+  int32_t m = 0;
+  for (const SimMeasures& f : frames) m = std::max(m, f.invertedRunSteps);
+  return m;
+}
+
 RunRecord runSimulation(Simulation& sim, const RunOptions& options, const Progress& progress) {
   using Clock = std::chrono::steady_clock;
   RunRecord rec;
@@ -92,6 +98,7 @@ std::string statsJson(const RunRecord& r, const std::string& solver, double dt, 
   summary["ms_per_step_median"] = r.msPerStepMedian();
   summary["realtime_factor"] = r.realtimeFactor();
   summary["inverted_tets_max"] = r.invertedTetsMax();
+  summary["longest_inverted_run_steps"] = r.longestInvertedRun();
   summary["stopped"] = r.stopped.empty() ? json(nullptr) : json(r.stopped);
   summary["setup"] = json::parse(setupJson, nullptr, false);
   j["summary"] = summary;

@@ -29,6 +29,7 @@ struct RunRecord {
   double msPerStepMedian() const;
   double realtimeFactor() const;               // simulated / wall time of the steps
   int32_t invertedTetsMax() const;
+  int32_t longestInvertedRun() const;          // steps, as sampled at the frames
 };
 
 // Runs `sim` for options.seconds (or until it reports instability: then

@@ -44,6 +44,7 @@ struct SimMeasures {
   double kineticEnergy = 0;              // J
   double elasticEnergy = 0;              // J
   int32_t invertedTets = 0;
+  int32_t invertedRunSteps = 0;          // consecutive steps (up to now) with an inverted element
 };
 
 // An opaque copy of a solver's whole state.

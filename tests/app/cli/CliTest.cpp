@@ -313,4 +313,40 @@ TEST(CliExample, HumanoidExportsAsClosedManifoldMesh) {
 }
 
 }  // namespace
+TEST(CliSimulate, RiggedExampleWritesStatsAndAnimation) {
+  const TempDir dir;
+  const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  const std::string stats = dir.file("stats.json"), out = dir.file("anim");
+  const ProcessResult r = cli(dir, {"simulate", project, "--solver", "liu2013", "--seconds", "0.05", "--motion", "Kick",
+                                    "--drive", "pd", "--threads", "1", "--stats-json", stats, "--export", out});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json j = json::parse(test::readBytes(stats));
+  for (const char* key : {"time", "linear_momentum", "angular_momentum", "kinetic_energy", "elastic_energy"})
+    ASSERT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["time"].size(), 4u);  // frame 0 and three 1/60 s frames
+  EXPECT_EQ(j["linear_momentum"][0].size(), 3u);
+  const json& s = j["summary"];
+  EXPECT_EQ(s["steps"], 100);
+  EXPECT_GT(s["ms_per_step_median"].get<double>(), 0.0);
+  EXPECT_GT(s["realtime_factor"].get<double>(), 0.0);
+  EXPECT_TRUE(s.contains("inverted_tets_max"));
+  EXPECT_TRUE(s["stopped"].is_null());
+  EXPECT_TRUE(std::filesystem::exists(out + "/humanoid-rigged_0000.obj"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/humanoid-rigged_0003.obj"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/humanoid-rigged.pc2"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/humanoid-rigged.bvh"));
+}
+
+TEST(CliSimulate, ProjectWithoutVolumeOrClipSaysWhatIsMissing) {
+  const TempDir dir;
+  const std::string bare = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew";
+  const ProcessResult r = cli(dir, {"simulate", bare, "--seconds", "0.01"});
+  expectBadInput(r, bare);
+  EXPECT_NE(r.err.find("build the volumetric mesh first"), std::string::npos) << r.err;
+  const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  const ProcessResult c = cli(dir, {"simulate", rigged, "--seconds", "0.01", "--motion", "Dance"});
+  expectBadInput(c, rigged);
+  EXPECT_NE(c.err.find("Kick"), std::string::npos) << "lists the clips: " << c.err;
+}
+
 }  // namespace sinew
