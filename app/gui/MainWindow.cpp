@@ -123,9 +123,11 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
   rig_ = new RigController(&doc_, viewport_, &log_, this);
   paint_ = new PaintController(&doc_, viewport_, &log_, this);
   rig_->paintInteraction = paint_;
+  sim_ = new SimulationController(&doc_, viewport_, &log_, rig_, this);  // wraps the rig tools
   buildActions();
   buildDocks();
   buildRig();
+  buildSimulate();
   buildMenus();
   buildPlaybackBar();
   layout->addWidget(findChild<QToolBar*>("playbackBar"));
@@ -166,7 +168,9 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
   resize(1280, 800);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  if (sim_) sim_->pause();  // joins the simulation thread
+}
 
 // ---------------------------------------------------------------------------
 // Construction
@@ -366,6 +370,10 @@ void MainWindow::buildMenus() {
   sim->addAction(actStepForward);
   sim->addAction(actRewind);
   sim->addAction(actLoop);
+  sim->addSeparator();
+  sim->addAction(actSimPlay);
+  sim->addAction(actSimStep);
+  sim->addAction(actSimReset);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(actControls);
@@ -545,6 +553,30 @@ void MainWindow::buildRig() {
   addDockWidget(Qt::RightDockWidgetArea, dock);
   tabifyDockWidget(findChild<QDockWidget*>("dockProperties"), dock);
   findChild<QDockWidget*>("dockProperties")->raise();
+}
+
+void MainWindow::buildSimulate() {
+  simPanel_ = new SimulatePanel(&doc_, sim_, this);
+  simPanel_->setObjectName("simulatePanel");
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(simPanel_);
+  scroll->setWidgetResizable(true);
+  auto* dock = new QDockWidget(tr("Simulate"), this);
+  dock->setObjectName("dockSimulate");
+  dock->setWidget(scroll);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  tabifyDockWidget(findChild<QDockWidget*>("dockRig"), dock);
+  findChild<QDockWidget*>("dockProperties")->raise();
+
+  actSimPlay = makeAction(this, "SimPlay", tr("Simulate: Play/Pause"), QKeySequence(Qt::SHIFT | Qt::Key_Space));
+  actSimStep = makeAction(this, "SimStep", tr("Simulate: Step One Frame"), QKeySequence(Qt::SHIFT | Qt::Key_Period));
+  actSimReset = makeAction(this, "SimReset", tr("Simulate: Reset"), QKeySequence(Qt::SHIFT | Qt::Key_Home));
+  for (QAction* a : {actSimPlay, actSimStep, actSimReset}) addAction(a);
+  connect(actSimPlay, &QAction::triggered, sim_, &SimulationController::togglePlay);
+  connect(actSimStep, &QAction::triggered, sim_, &SimulationController::step);
+  connect(actSimReset, &QAction::triggered, sim_, &SimulationController::reset);
+  connect(sim_, &SimulationController::failed, this,
+          [this](const QString& title, const QString& message) { showError(title, message); });
 }
 
 void MainWindow::buildVolumePanel() {
@@ -1133,6 +1165,7 @@ bool MainWindow::maybeSave() {
 
 void MainWindow::closeEvent(QCloseEvent* e) {
   if (tasks_->busy()) tasks_->cancel();
+  sim_->pause();
   if (!maybeSave()) {
     e->ignore();
     return;

@@ -10,6 +10,8 @@
 #include "Recovery.h"
 #include "PaintController.h"
 #include "RigController.h"
+#include "SimulatePanel.h"
+#include "SimulationController.h"
 #include "rig/RigBuild.h"
 #include "TaskRunner.h"
 #include "ViewportWidget.h"
@@ -59,6 +61,8 @@ class MainWindow : public QMainWindow {
   Recovery* recovery() { return recovery_.get(); }
   RigController* rig() { return rig_; }
   PaintController* paint() { return paint_; }
+  SimulationController* simulation() { return sim_; }
+  SimulatePanel* simulatePanel() { return simPanel_; }
   // Selects a joint of the skeleton (empty: none): properties, outliner, viewport.
   void selectJoint(const QString& name);
   // Replaces the skeleton by the one in a file (FBX/glTF/Collada armature or
@@ -125,6 +129,9 @@ class MainWindow : public QMainWindow {
   RigController* rig_ = nullptr;
   PaintController* paint_ = nullptr;
   void buildPaintPanel();
+  void buildSimulate();
+  SimulationController* sim_ = nullptr;
+  SimulatePanel* simPanel_ = nullptr;
   void buildVolumePanel();
 
  public:
@@ -146,6 +153,7 @@ class MainWindow : public QMainWindow {
   QAction *actFrameSelected, *actFrameAll;
   QAction *actPlay, *actStepForward, *actStepBack, *actRewind, *actLoop;
   QAction *actAbout, *actControls;
+  QAction *actSimPlay, *actSimStep, *actSimReset;
   QAction *actToolSelect, *actToolPlace, *actToolMove, *actToolPose, *actToolPaint;
   QAction *actInsertJoint, *actMirrorLR, *actMirrorRL, *actSymmetrize, *actBoneShapes, *actFitSkeleton,
       *actImportSkeleton, *actResetPose;

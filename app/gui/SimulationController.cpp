@@ -1,0 +1,433 @@
+#include "SimulationController.h"
+
+#include "core/Error.h"
+
+#include <QKeyEvent>
+#include <QMetaObject>
+#include <QMouseEvent>
+#include <QTimer>
+
+#include <chrono>
+#include <cmath>
+
+namespace sinew::app {
+
+SimulationController::SimulationController(Document* doc, ViewportWidget* view, Log* log, ViewportInteraction* inner,
+                                           QObject* parent)
+    : QObject(parent), doc_(doc), view_(view), log_(log), inner_(inner) {
+  view_->setInteraction(this);
+  replay_ = new QTimer(this);
+  replay_->setInterval(int(std::lround(kFrameTime * 1000)));
+  connect(replay_, &QTimer::timeout, this, &SimulationController::replayTick);
+  // A replaced project drops the simulation; an edited one outdates the model.
+  connect(doc_, &Document::structureChanged, this, [this] { clear(); });
+  connect(doc_, &Document::objectChanged, this, [this](ObjectId) {
+    if (frameCount() > 0 && !modelDirty_) {
+      modelDirty_ = true;
+      emit stateChanged();
+    }
+  });
+}
+
+SimulationController::~SimulationController() { stopWorker(); }
+
+// ---------------------------------------------------------------------------
+// Settings
+
+liu2013::Settings SimulationController::currentSettings() const {
+  liu2013::Settings s;
+  s.toggles = toggles_;
+  s.drive = drive_;
+  if (drive_ != DriveMode::Hold) {
+    if (const ClipObject* c = doc_->project().findClip(clip_)) s.clip = c->clip;
+    else s.drive = DriveMode::Hold;
+  }
+  return s;
+}
+
+void SimulationController::setDrive(DriveMode mode, ObjectId clip) {
+  drive_ = mode;
+  clip_ = clip;
+  if (mode != DriveMode::Hold && !doc_->project().findClip(clip))
+    log_->warning(tr("Simulation: the %1 drive needs a motion clip; holding the pose").arg(driveModeName(mode)));
+  const liu2013::Settings s = currentSettings();
+  if (simulating()) {
+    std::lock_guard lock(mutex_);
+    pendingSettings_ = s;
+  } else if (solver_) {
+    solver_->setSettings(s);
+  }
+}
+
+void SimulationController::setToggles(const SimToggles& t) {
+  toggles_ = t;
+  setDrive(drive_, clip_);
+}
+
+void SimulationController::setMaterial(const liu2013::Material& m) {
+  if (m == modelOptions_.material) return;
+  modelOptions_.material = m;
+  if (frameCount() > 0) modelDirty_ = true;
+  emit stateChanged();
+}
+
+// ---------------------------------------------------------------------------
+// Run control
+
+bool SimulationController::replaying() const { return replay_->isActive(); }
+
+void SimulationController::play() {
+  if (active()) return;
+  if (loop_ && frameCount() > 1) {
+    if (shownFrame_ >= frameCount() - 1) showFrame(0);
+    replay_->start();
+    emit stateChanged();
+    return;
+  }
+  startWorker(-1);
+}
+
+void SimulationController::pause() {
+  replay_->stop();
+  stopWorker();
+  emit stateChanged();
+}
+
+void SimulationController::togglePlay() {
+  if (active()) pause();
+  else play();
+}
+
+void SimulationController::step() {
+  if (active()) return pause();
+  startWorker(1);
+}
+
+void SimulationController::reset() {
+  pause();
+  if (modelDirty_) {
+    clear();
+    log_->info(tr("Simulation reset: the model is rebuilt on the next Play"));
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (!solver_ || frames_.empty()) return;
+    solver_->restore(*frames_.front().snapshot);
+    solver_->setGrab(std::nullopt);
+    frames_.resize(1);
+  }
+  showFrame(0);
+  emit stateChanged();
+}
+
+void SimulationController::clear() {
+  replay_->stop();
+  stopWorker();
+  {
+    std::lock_guard lock(mutex_);
+    solver_.reset();
+    model_.reset();
+    frames_.clear();
+    pendingSettings_.reset();
+  }
+  surfaceId_ = 0;
+  shownFrame_ = -1;
+  shownTime_ = 0;
+  shownMesh_ = {};
+  shownJoints_.clear();
+  modelDirty_ = false;
+  grabbing_ = false;
+  realtime_ = msPerStep_ = 0;
+  ++shownVersion_;
+  view_->update();
+  emit framesChanged();
+  emit stateChanged();
+}
+
+void SimulationController::startWorker(int frames) {
+  if (simulating()) return;
+  if (modelDirty_) clear();  // rebuild with the new material
+  lastError_.clear();
+  const liu2013::Settings settings = currentSettings();
+  {
+    std::lock_guard lock(mutex_);
+    if (solver_) {
+      // Resume from the displayed frame: later frames are dropped.
+      if (shownFrame_ >= 0 && shownFrame_ + 1 < int(frames_.size())) {
+        solver_->restore(*frames_[size_t(shownFrame_)].snapshot);
+        frames_.resize(size_t(shownFrame_) + 1);
+      }
+      solver_->setSettings(settings);
+      if (int(frames_.size()) >= kMaxFrames) {
+        log_->warning(tr("Simulation: the timeline is full (%1 frames); Reset or scrub back").arg(kMaxFrames));
+        return;
+      }
+    }
+    pendingSettings_.reset();
+  }
+  if (!solver_) log_->info(tr("Simulation: building the Liu 2013 model..."));
+  stop_ = false;
+  workerDone_ = false;
+  // The project is copied: the worker never reads the Document.
+  Project project = solver_ ? Project{} : doc_->project();
+  worker_ = std::thread([this, project = std::move(project), frames, settings]() mutable {
+    workerLoop(settings, std::move(project), frames);
+  });
+  emit stateChanged();
+}
+
+void SimulationController::stopWorker() {
+  stop_ = true;
+  if (worker_.joinable()) worker_.join();
+  stop_ = false;
+}
+
+SimulationController::Frame SimulationController::captureFrame() const {
+  Frame f;
+  f.time = solver_->time();
+  f.surface = solver_->surfacePositions();
+  f.joints = solver_->jointPoses();
+  f.snapshot = std::shared_ptr<const SimSnapshot>(solver_->snapshot());
+  return f;
+}
+
+void SimulationController::workerLoop(liu2013::Settings settings, Project project, int frames) {
+  auto post = [this](auto fn) { QMetaObject::invokeMethod(this, fn, Qt::QueuedConnection); };
+  bool builtHere = false;
+  try {
+    if (!solver_) {
+      auto model = liu2013::buildLiu2013Model(project, modelOptions_);
+      auto solver = std::make_unique<liu2013::Liu2013Solver>(model, settings);
+      std::lock_guard lock(mutex_);
+      model_ = model;
+      solver_ = std::move(solver);
+      frames_.clear();
+      frames_.push_back(captureFrame());
+      builtHere = true;
+    }
+  } catch (const std::exception& e) {
+    const QString msg = QString::fromStdString(e.what());
+    post([this, msg] { onWorkerFailed(msg, true); });
+    workerDone_ = true;
+    post([this] { onWorkerEnded(); });
+    return;
+  }
+  if (builtHere) post([this] { onFrame(); });
+
+  int done = 0;
+  while (!stop_ && (frames < 0 || done < frames)) {
+    {
+      std::lock_guard lock(mutex_);
+      if (pendingSettings_) {
+        solver_->setSettings(*pendingSettings_);
+        pendingSettings_.reset();
+      }
+      if (grabChanged_) {
+        solver_->setGrab(pendingGrab_);
+        grabChanged_ = false;
+      }
+    }
+    const int steps = std::max(1, int(std::lround(kFrameTime / solver_->dt())));
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      for (int i = 0; i < steps; ++i) solver_->step();
+    } catch (const SimulationError& e) {
+      const QString msg = QString::fromStdString(e.what());
+      post([this, msg] { onWorkerFailed(msg, false); });
+      break;
+    } catch (const std::exception& e) {
+      const QString msg = QString::fromStdString(e.what());
+      post([this, msg] { onWorkerFailed(msg, false); });
+      break;
+    }
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    Frame f = captureFrame();
+    bool full = false;
+    {
+      std::lock_guard lock(mutex_);
+      workerRealtime_ = wall > 0 ? steps * solver_->dt() / wall : 0;
+      workerMsPerStep_ = 1000 * wall / steps;
+      frames_.push_back(std::move(f));
+      full = int(frames_.size()) >= kMaxFrames;
+    }
+    ++done;
+    post([this] { onFrame(); });
+    if (full) {
+      post([this] {
+        log_->warning(tr("Simulation: the timeline is full (%1 frames); paused").arg(kMaxFrames));
+      });
+      break;
+    }
+  }
+  workerDone_ = true;
+  post([this] { onWorkerEnded(); });
+}
+
+void SimulationController::onFrame() {
+  int n = 0;
+  {
+    std::lock_guard lock(mutex_);
+    n = int(frames_.size());
+    realtime_ = workerRealtime_;
+    msPerStep_ = workerMsPerStep_;
+    if (solver_) surfaceId_ = solver_->surfaceMesh();
+  }
+  if (n > 0 && (simulating() || shownFrame_ < 0)) showFrame(n - 1);
+  emit framesChanged();
+}
+
+void SimulationController::onWorkerFailed(const QString& message, bool build) {
+  lastError_ = message;
+  if (build) {
+    log_->error(tr("Cannot simulate: %1").arg(message));
+    emit failed(tr("Cannot simulate"), message);
+  } else {
+    log_->error(tr("Simulation stopped: %1").arg(message));
+    emit failed(tr("Simulation stopped"), message);
+  }
+}
+
+void SimulationController::onWorkerEnded() {
+  if (worker_.joinable() && workerDone_) {
+    worker_.join();
+    onFrame();
+    emit stateChanged();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Timeline
+
+int SimulationController::frameCount() const {
+  std::lock_guard lock(mutex_);
+  return int(frames_.size());
+}
+
+double SimulationController::simulatedTime() const {
+  std::lock_guard lock(mutex_);
+  return frames_.empty() ? 0.0 : frames_.back().time;
+}
+
+std::vector<Vec3> SimulationController::frameSurface(int index) const {
+  std::lock_guard lock(mutex_);
+  if (index < 0 || index >= int(frames_.size())) return {};
+  return frames_[size_t(index)].surface;
+}
+
+void SimulationController::showFrame(int index) {
+  {
+    std::lock_guard lock(mutex_);
+    if (frames_.empty()) return;
+    index = std::clamp(index, 0, int(frames_.size()) - 1);
+    const Frame& f = frames_[size_t(index)];
+    shownMesh_.positions = f.surface;
+    shownJoints_ = f.joints;
+    shownTime_ = f.time;
+  }
+  shownFrame_ = index;
+  if (const MeshObject* m = doc_->project().findMesh(surfaceId_);
+      m && m->mesh.vertexCount() == shownMesh_.positions.size())
+    shownMesh_.triangles = m->mesh.triangles;
+  else if (model_)
+    shownMesh_.triangles = model_->surfaceTriangles;
+  ++shownVersion_;
+  view_->update();
+  emit framesChanged();
+}
+
+void SimulationController::replayTick() {
+  const int n = frameCount();
+  if (n <= 1) return pause();
+  showFrame(shownFrame_ + 1 >= n ? 0 : shownFrame_ + 1);
+}
+
+// ---------------------------------------------------------------------------
+// Viewport
+
+void SimulationController::decorate(render::FrameScene& scene) {
+  if (inner_) inner_->decorate(scene);
+  if (shownFrame_ < 0 || !surfaceId_ || shownMesh_.positions.empty()) return;
+  for (render::MeshItem& item : scene.meshes)
+    if (item.key == surfaceId_) {
+      item.mesh = &shownMesh_;
+      item.revision = item.revision * 1000003u + (uint64_t(1) << 40) + shownVersion_;
+    }
+  if (grabbing_ && grabVertex_ >= 0 && size_t(grabVertex_) < shownMesh_.positions.size()) {
+    render::LineItem line;
+    line.onTop = true;
+    const Vec3 v = shownMesh_.positions[size_t(grabVertex_)];
+    line.add(v.cast<float>(), grabPlanePoint_.cast<float>(), render::Vec3f(1.0f, 0.8f, 0.2f));
+    scene.lines.push_back(std::move(line));
+  }
+}
+
+const std::vector<Transform>* SimulationController::jointPose() const {
+  if (shownFrame_ >= 0 && !shownJoints_.empty()) return &shownJoints_;
+  return inner_ ? inner_->jointPose() : nullptr;
+}
+
+void SimulationController::applyGrab(const QPoint& pos) {
+  const render::Ray ray = view_->camera().rayThrough(pos.x(), pos.y(), view_->width(), view_->height());
+  const double denom = ray.direction.dot(grabPlaneNormal_);
+  if (std::abs(denom) < 1e-9) return;
+  const double t = (grabPlanePoint_ - ray.origin).dot(grabPlaneNormal_) / denom;
+  Grab g;
+  g.vertex = grabVertex_;
+  g.target = ray.origin + t * ray.direction;
+  grabPlanePoint_ = g.target;
+  if (simulating()) {
+    std::lock_guard lock(mutex_);
+    pendingGrab_ = g;
+    grabChanged_ = true;
+  } else if (solver_) {
+    solver_->setGrab(g);
+  }
+  view_->update();
+}
+
+bool SimulationController::mousePress(QMouseEvent* e) {
+  if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier) && shownFrame_ >= 0 && surfaceId_) {
+    const QPoint p = e->position().toPoint();
+    const render::PickResult r = view_->pickAt(p);
+    if (r.object == surfaceId_ && r.vertex >= 0 && size_t(r.vertex) < shownMesh_.positions.size()) {
+      grabbing_ = true;
+      grabVertex_ = r.vertex;
+      grabPlanePoint_ = shownMesh_.positions[size_t(r.vertex)];
+      grabPlaneNormal_ = view_->camera().rayThrough(p.x(), p.y(), view_->width(), view_->height()).direction;
+      applyGrab(p);
+      return true;
+    }
+  }
+  return inner_ && inner_->mousePress(e);
+}
+
+bool SimulationController::mouseMove(QMouseEvent* e, bool dragging) {
+  if (grabbing_) {
+    if (dragging) applyGrab(e->position().toPoint());
+    return true;
+  }
+  return inner_ && inner_->mouseMove(e, dragging);
+}
+
+bool SimulationController::mouseRelease(QMouseEvent* e) {
+  if (grabbing_) {
+    grabbing_ = false;
+    grabVertex_ = -1;
+    if (simulating()) {
+      std::lock_guard lock(mutex_);
+      pendingGrab_.reset();
+      grabChanged_ = true;
+    } else if (solver_) {
+      solver_->setGrab(std::nullopt);
+    }
+    view_->update();
+    return true;
+  }
+  return inner_ && inner_->mouseRelease(e);
+}
+
+bool SimulationController::keyPress(QKeyEvent* e) { return inner_ && inner_->keyPress(e); }
+bool SimulationController::keyRelease(QKeyEvent* e) { return inner_ && inner_->keyRelease(e); }
+
+}  // namespace sinew::app

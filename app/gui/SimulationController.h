@@ -1,0 +1,150 @@
+// The Simulate panel's engine: a Liu 2013 soft character built from the
+// open project, stepped frame by frame (1/60 s) on a worker thread. Every
+// frame goes to a timeline cache (surface, joint poses, solver snapshot) that
+// the UI scrubs and replays; the viewport shows the displayed frame's surface
+// and skeleton in place of the rest pose. Wraps the viewport's other
+// interaction (the rig tools) and forwards what it does not use.
+#pragma once
+
+#include "Document.h"
+#include "Log.h"
+#include "ViewportWidget.h"
+#include "liu2013/Liu2013.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+class QTimer;
+
+namespace sinew::app {
+
+class SimulationController : public QObject, public ViewportInteraction {
+  Q_OBJECT
+ public:
+  static constexpr double kFrameTime = 1.0 / 60.0;
+  static constexpr int kMaxFrames = 3600;  // one minute of timeline
+
+  SimulationController(Document* doc, ViewportWidget* view, Log* log, ViewportInteraction* inner,
+                       QObject* parent = nullptr);
+  ~SimulationController() override;
+
+  // Run control (UI thread). play(): simulate from the displayed frame (or,
+  // with loop playback on, replay the cache); step(): one frame.
+  void play();
+  void pause();
+  void togglePlay();
+  void step();
+  void reset();   // back to t = 0 (a changed material rebuilds the model on the next play)
+  void clear();   // drops the simulation entirely (project replaced)
+  bool simulating() const { return worker_.joinable(); }
+  bool replaying() const;
+  bool active() const { return simulating() || replaying(); }
+  bool hasSimulation() const { return frameCount() > 0; }
+
+  // Settings.
+  void setDrive(DriveMode mode, ObjectId clip);
+  void setToggles(const SimToggles& t);
+  const SimToggles& toggles() const { return toggles_; }
+  void setMaterial(const liu2013::Material& m);
+  const liu2013::Material& material() const { return modelOptions_.material; }
+  bool modelOutdated() const { return modelDirty_; }
+  void setLoop(bool on) { loop_ = on; }
+  bool loop() const { return loop_; }
+
+  // Timeline.
+  int frameCount() const;
+  int displayedFrame() const { return shownFrame_; }
+  void showFrame(int index);
+  double simulatedTime() const;       // of the last cached frame
+  double displayedTime() const { return shownTime_; }
+  double realtimeFactor() const { return realtime_; }
+  double msPerStep() const { return msPerStep_; }
+  std::vector<Vec3> frameSurface(int index) const;
+  const std::vector<Vec3>& displayedSurface() const { return shownMesh_.positions; }
+  ObjectId surfaceMesh() const { return surfaceId_; }
+  const QString& lastError() const { return lastError_; }
+
+  // ViewportInteraction (forwarded to the inner interaction when unused).
+  bool mousePress(QMouseEvent* e) override;
+  bool mouseMove(QMouseEvent* e, bool dragging) override;
+  bool mouseRelease(QMouseEvent* e) override;
+  bool keyPress(QKeyEvent* e) override;
+  bool keyRelease(QKeyEvent* e) override;
+  void decorate(render::FrameScene& scene) override;
+  const std::vector<Transform>* jointPose() const override;
+
+ signals:
+  void stateChanged();               // running/paused, simulation created or dropped
+  void framesChanged();              // frames added or dropped, displayed frame moved
+  void failed(const QString& title, const QString& message);
+
+ private:
+  struct Frame {
+    double time = 0;
+    std::vector<Vec3> surface;
+    std::vector<Transform> joints;
+    std::shared_ptr<const SimSnapshot> snapshot;
+  };
+  liu2013::Settings currentSettings() const;
+  void startWorker(int frames);  // frames < 0: until paused
+  void stopWorker();
+  void workerLoop(liu2013::Settings settings, Project project, int frames);
+  void onFrame();
+  void onWorkerFailed(const QString& message, bool build);
+  void onWorkerEnded();
+  void replayTick();
+  Frame captureFrame() const;
+  void applyGrab(const QPoint& pos);
+
+  Document* doc_;
+  ViewportWidget* view_;
+  Log* log_;
+  ViewportInteraction* inner_;
+
+  liu2013::ModelOptions modelOptions_;
+  bool modelDirty_ = false;
+  SimToggles toggles_;
+  DriveMode drive_ = DriveMode::Hold;
+  ObjectId clip_ = 0;
+  bool loop_ = false;
+
+  // Solver and cache. The worker owns the solver while it runs; the UI
+  // thread touches the solver only when no worker runs. frames_ and the
+  // pending changes are guarded by mutex_.
+  std::shared_ptr<const liu2013::Liu2013Model> model_;
+  std::unique_ptr<liu2013::Liu2013Solver> solver_;
+  ObjectId surfaceId_ = 0;
+  mutable std::mutex mutex_;
+  std::vector<Frame> frames_;
+  std::optional<liu2013::Settings> pendingSettings_;
+  bool grabChanged_ = false;
+  std::optional<Grab> pendingGrab_;
+  double workerRealtime_ = 0, workerMsPerStep_ = 0;
+  std::thread worker_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> workerDone_{false};
+
+  // Display (UI thread).
+  int shownFrame_ = -1;
+  double shownTime_ = 0;
+  TriMesh shownMesh_;
+  std::vector<Transform> shownJoints_;
+  uint64_t shownVersion_ = 1;
+  double realtime_ = 0, msPerStep_ = 0;
+  QString lastError_;
+  QTimer* replay_ = nullptr;
+
+  // Mouse grab.
+  bool grabbing_ = false;
+  int32_t grabVertex_ = -1;
+  Vec3 grabPlanePoint_ = Vec3::Zero(), grabPlaneNormal_ = Vec3::UnitZ();
+};
+
+}  // namespace sinew::app
