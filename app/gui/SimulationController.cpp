@@ -89,7 +89,16 @@ void SimulationController::play() {
 
 void SimulationController::pause() {
   replay_->stop();
+  const bool wasSimulating = simulating();
   stopWorker();
+  if (wasSimulating) {
+    // Frames queued for display before the worker stopped: show the last one.
+    std::lock_guard lock(mutex_);
+    realtime_ = workerRealtime_;
+    msPerStep_ = workerMsPerStep_;
+    if (solver_) surfaceId_ = solver_->surfaceMesh();
+  }
+  if (wasSimulating && frameCount() > 0) showFrame(frameCount() - 1);
   emit stateChanged();
 }
 
