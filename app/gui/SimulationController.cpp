@@ -398,12 +398,28 @@ void SimulationController::applyGrab(const QPoint& pos) {
 bool SimulationController::mousePress(QMouseEvent* e) {
   if (e->button() == Qt::LeftButton && (e->modifiers() & Qt::ControlModifier) && shownFrame_ >= 0 && surfaceId_) {
     const QPoint p = e->position().toPoint();
-    const render::PickResult r = view_->pickAt(p);
-    if (r.object == surfaceId_ && r.vertex >= 0 && size_t(r.vertex) < shownMesh_.positions.size()) {
+    // The nearest displayed (simulated) vertex within a few pixels of the
+    // cursor: the rest-pose picking of the viewport would miss a moved
+    // surface, and joints drawn on top would take the click.
+    const render::Ray ray = view_->camera().rayThrough(p.x(), p.y(), view_->width(), view_->height());
+    int32_t best = -1;
+    double bestDepth = 0;
+    for (size_t i = 0; i < shownMesh_.positions.size(); ++i) {
+      double x, y;
+      const Vec3& q = shownMesh_.positions[i];
+      if (!view_->camera().project(q, view_->width(), view_->height(), &x, &y)) continue;
+      if (std::hypot(x - p.x(), y - p.y()) > 10) continue;
+      const double depth = (q - ray.origin).dot(ray.direction);
+      if (best < 0 || depth < bestDepth) {
+        best = int32_t(i);
+        bestDepth = depth;
+      }
+    }
+    if (best >= 0) {
       grabbing_ = true;
-      grabVertex_ = r.vertex;
-      grabPlanePoint_ = shownMesh_.positions[size_t(r.vertex)];
-      grabPlaneNormal_ = view_->camera().rayThrough(p.x(), p.y(), view_->width(), view_->height()).direction;
+      grabVertex_ = best;
+      grabPlanePoint_ = shownMesh_.positions[size_t(best)];
+      grabPlaneNormal_ = ray.direction;
       applyGrab(p);
       return true;
     }

@@ -70,6 +70,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   const std::vector<Vec3>& displayedSurface() const { return shownMesh_.positions; }
   ObjectId surfaceMesh() const { return surfaceId_; }
   const QString& lastError() const { return lastError_; }
+  int32_t grabbedVertex() const { return grabbing_ ? grabVertex_ : -1; }  // Ctrl+left drag
 
   // ViewportInteraction (forwarded to the inner interaction when unused).
   bool mousePress(QMouseEvent* e) override;

@@ -133,3 +133,35 @@ TEST_F(SimulateTest, ClosingWhileSimulatingJoinsTheThread) {
   window.reset();
   window = std::make_unique<MainWindow>(MainWindow::RecoveryPolicy::Ignore);
 }
+
+TEST_F(SimulateTest, CtrlDragGrabsTheSurface) {
+  SimulationController* sim = window->simulation();
+  QTest::mouseClick(window->simulatePanel()->playButton(), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return sim->frameCount() >= 2; }, 60000));
+  ViewportWidget* view = window->viewport();
+  // The chest: the mean of the displayed surface, projected.
+  Vec3 c = Vec3::Zero();
+  for (const Vec3& p : sim->displayedSurface()) c += p;
+  c /= double(sim->displayedSurface().size());
+  double x, y;
+  ASSERT_TRUE(view->camera().project(c, view->width(), view->height(), &x, &y));
+  const QPoint from{int(x), int(y)};
+  const QPoint to = from + QPoint(0, -120);
+  auto send = [&](QEvent::Type type, QPoint pos, Qt::MouseButtons buttons) {
+    QMouseEvent e(type, QPointF(pos), QPointF(view->mapToGlobal(pos)), Qt::LeftButton, buttons, Qt::ControlModifier);
+    QApplication::sendEvent(view, &e);
+  };
+  send(QEvent::MouseButtonPress, from, Qt::LeftButton);
+  EXPECT_GE(sim->grabbedVertex(), 0);
+  for (int i = 1; i <= 8; ++i) send(QEvent::MouseMove, from + (to - from) * i / 8, Qt::LeftButton);
+  const double t0 = sim->simulatedTime();
+  EXPECT_TRUE(waitUntil([&] { return sim->simulatedTime() > t0 + 0.3 || !sim->simulating(); }, 120000));
+  const int frames = view->framesRendered();
+  view->update();
+  EXPECT_TRUE(waitUntil([&] { return view->framesRendered() > frames; }));
+  window->grab().save("/tmp/sinew-simulate-grab.png");
+  send(QEvent::MouseButtonRelease, to, Qt::NoButton);
+  EXPECT_EQ(sim->grabbedVertex(), -1);
+  EXPECT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+  sim->pause();
+}
