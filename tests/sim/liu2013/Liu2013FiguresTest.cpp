@@ -4,6 +4,7 @@
 #include "examples/Motions.h"
 #include "liu2013/Liu2013.h"
 #include "rig/RigBuild.h"
+#include "LiuScene.h"
 
 #include <gtest/gtest.h>
 
@@ -13,21 +14,9 @@
 
 using namespace sinew;
 using namespace sinew::liu2013;
+using sinew::test::riggedHumanoid;
 
 namespace {
-
-const Project& riggedHumanoid() {
-  static const Project project = [] {
-    HumanoidOptions ho;
-    ho.gridSpacing = 0.04;
-    Project p = makeHumanoidProject(ho);
-    RigBuildOptions ro;
-    ro.cageNodes = 450;
-    applyRigBuild(p, buildRig(p, 0, ro));
-    return p;
-  }();
-  return project;
-}
 
 int32_t jointIndex(const Liu2013Model& m, const char* name) {
   for (size_t j = 0; j < m.jointNames.size(); ++j)

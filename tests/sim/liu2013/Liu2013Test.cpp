@@ -6,6 +6,7 @@
 #include "examples/Motions.h"
 #include "liu2013/Liu2013.h"
 #include "rig/RigBuild.h"
+#include "LiuScene.h"
 #include "solver/SimRun.h"
 
 #include <gtest/gtest.h>
@@ -15,22 +16,9 @@
 
 using namespace sinew;
 using namespace sinew::liu2013;
+using sinew::test::riggedHumanoid;
 
 namespace {
-
-// A rigged humanoid shared by the tests (built once: ~1-2 s).
-const Project& riggedHumanoid() {
-  static const Project project = [] {
-    HumanoidOptions ho;
-    ho.gridSpacing = 0.04;
-    Project p = makeHumanoidProject(ho);
-    RigBuildOptions ro;
-    ro.cageNodes = 450;
-    applyRigBuild(p, buildRig(p, 0, ro));
-    return p;
-  }();
-  return project;
-}
 
 std::shared_ptr<const Liu2013Model> model(const ModelOptions& o = {}) { return buildLiu2013Model(riggedHumanoid(), o); }
 
@@ -39,21 +27,6 @@ Settings floating() {
   s.toggles.gravity = false;
   s.toggles.contact = false;
   return s;
-}
-
-[[maybe_unused]]
-double elbowAngleDegrees(const Liu2013Solver& sim) {
-  const Liu2013Model& m = sim.model();
-  const auto poses = sim.jointPoses();
-  auto at = [&](const char* name) {
-    for (size_t j = 0; j < m.jointNames.size(); ++j)
-      if (m.jointNames[j] == name) return poses[j].translation;
-    ADD_FAILURE() << name;
-    return Vec3(Vec3::Zero());
-  };
-  const Vec3 upper = at("LeftForeArm") - at("LeftArm");
-  const Vec3 lower = at("LeftHand") - at("LeftForeArm");
-  return std::acos(std::clamp(upper.normalized().dot(lower.normalized()), -1.0, 1.0)) * 180 / M_PI;
 }
 
 }  // namespace
