@@ -95,6 +95,9 @@ void TaskRunner::cancel() {
 
 void TaskRunner::onThreadFinished() {
   poll_->stop();
+  // finished() is emitted from the worker just before it exits: wait for the
+  // exit before the QThread object may be deleted.
+  thread_->wait();
   thread_->deleteLater();
   thread_ = nullptr;
   if (dialog_) {

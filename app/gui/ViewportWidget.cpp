@@ -23,6 +23,10 @@ ViewportWidget::ViewportWidget(Document* doc, QWidget* parent) : QOpenGLWidget(p
 }
 
 ViewportWidget::~ViewportWidget() {
+  // The base class destroys the context after this destructor has run: the
+  // context's aboutToBeDestroyed must not call back into this half-destroyed
+  // object (it would release the renderer a second time).
+  if (QOpenGLContext* c = context()) disconnect(c, nullptr, this, nullptr);
   makeCurrent();
   releaseGL();
   doneCurrent();
