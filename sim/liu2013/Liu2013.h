@@ -55,6 +55,9 @@ struct Settings {
   bool loopClip = true;
   double rayleighMass = 0.5;       // alpha, 1/s (Rayleigh mode)
   double rayleighStiffness = 5e-5; // beta, s (Rayleigh mode; explicit, so keep beta * omega_max small)
+  double minPlasticStretch = 0.3;  // the skinned reference F_p keeps principal stretches >= this (no inverted targets)
+  double compressionLimit = 0.3;   // volume ratio (to the reference) below which the compression limiter acts
+  double compressionStiffness = 10; // the limiter's stiffness in units of lambda + 2 mu (capped per element for dt)
   double groundHeight = 0;         // m
   std::vector<dyn::Collider> colliders;
   double contactStiffness = 4e6;   // N/m per m^2 of surface
@@ -102,6 +105,7 @@ struct Liu2013Model {
   double totalMass = 0;
   double massScale = 1;                      // lumped masses x this = the fine surface's volume x density
   double characterHeight = 0;
+  std::vector<double> elementStableStep;    // s, per element (same estimate)
   double stableStepEstimate = 0;            // s: explicit step limit, roughly (element stiffness vs its lightest node)
 
   size_t nodeCount() const { return restNodes.size(); }
@@ -120,8 +124,9 @@ struct Liu2013State {
   std::vector<Vec3> x, v;            // node positions and velocities (fixed nodes follow their links)
   std::vector<Mat3> rotation;        // R of each element's F (warm start of the polar decomposition)
   std::vector<Mat3> plasticRotation; // R* of each element's Fp F^T
-  int32_t invertedSteps = 0;         // consecutive steps with an inverted element
-  int32_t longestInvertedRun = 0;
+  std::vector<int32_t> invertedRun;  // per element: consecutive steps it has been inverted (nTets)
+  int32_t invertedSteps = 0;         // the longest current run over the elements
+  int32_t longestInvertedRun = 0;    // the longest run of any element so far
   bool operator==(const Liu2013State&) const = default;
 };
 

@@ -297,6 +297,7 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
   for (const Vec3& p : m.restNodes) box.add(p);
   m.characterHeight = box.size().y();
   double minStep = std::numeric_limits<double>::infinity();
+  m.elementStableStep.resize(nTets);
   for (size_t t = 0; t < nTets; ++t) {
     double minEdge = std::numeric_limits<double>::infinity();
     for (int a = 0; a < 4; ++a)
@@ -305,7 +306,8 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     double lightest = std::numeric_limits<double>::infinity();
     for (int k = 0; k < 4; ++k) lightest = std::min(lightest, m.nodeMass[m.tets[t][k]]);
     const double stiffness = (m.lambda[t] + 2 * m.mu[t]) * m.restVolume[t] / (minEdge * minEdge);
-    minStep = std::min(minStep, 2.0 * std::sqrt(lightest / (4.0 * stiffness)));
+    m.elementStableStep[t] = 2.0 * std::sqrt(lightest / (4.0 * stiffness));
+    minStep = std::min(minStep, m.elementStableStep[t]);
   }
   m.stableStepEstimate = minStep;
   for (size_t v = 0; v < m.embedding.vertexCount(); ++v) {

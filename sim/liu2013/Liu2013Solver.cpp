@@ -6,6 +6,7 @@
 
 #include "core/Error.h"
 
+#include <Eigen/SVD>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -86,6 +87,27 @@ void polarRotations(const Mat3& a1, Mat3& r1, const Mat3& a2, Mat3& r2) {
   r2 = r2 * x2;
 }
 
+// The plastic reference F_p with its principal stretches kept at or above
+// `minStretch`. Linear blend skinning collapses elements at deep creases
+// (groin, armpit) and can even invert them; flesh cannot, so the reference is
+// projected back to a valid shape (an inverted F_p gets its smallest
+// singular value's sign flipped first, as in invertible FEM).
+Mat3 clampPlasticStretch(const Mat3& fp, double minStretch) {
+  Eigen::JacobiSVD<Mat3> svd(fp, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 u = svd.matrixU(), v = svd.matrixV();
+  Vec3 sigma = svd.singularValues();
+  if (u.determinant() < 0) {
+    u.col(2) = -u.col(2);
+    sigma[2] = -sigma[2];
+  }
+  if (v.determinant() < 0) {
+    v.col(2) = -v.col(2);
+    sigma[2] = -sigma[2];
+  }
+  for (int k = 0; k < 3; ++k) sigma[k] = std::max(sigma[k], minStretch);
+  return u * sigma.asDiagonal() * v.transpose();
+}
+
 Vec3 logMap(const Quat& qIn) {
   Quat q = qIn;
   if (q.w() < 0) q.coeffs() = -q.coeffs();
@@ -106,6 +128,7 @@ struct Liu2013Solver::Scratch {
   std::vector<Vec3> skinTranslation;
   std::vector<Vec3> reference, referenceVelocity;  // x~ and its rate (nNodes)
   std::vector<Vec3> cornerForce;           // (nTets * 4)
+  std::vector<double> limiterStiffness;    // compression limiter k per element (capped for the explicit step)
   std::vector<uint8_t> inverted;           // (nTets)
   std::vector<double> elementEnergy;       // (nTets)
   std::vector<Vec3> force;                 // total force per node
@@ -134,6 +157,14 @@ void Liu2013Solver::setSettings(const Settings& s) {
   Scratch& sc = *scratch_;
   sc.skeleton = model_->skeleton;
   sc.clipJointOfLink.assign(model_->skeleton.links.size(), -1);
+  // The limiter adds stiffness to squashed elements; symplectic Euler stays
+  // stable only while each element's total stiffness fits its own stable step,
+  // so its factor is capped there (with a margin for the rough estimate).
+  sc.limiterStiffness.resize(model_->tetCount());
+  for (size_t t = 0; t < model_->tetCount(); ++t) {
+    const double fit = 0.7 * std::pow(model_->elementStableStep[t] / s.dt, 2) - 1;
+    sc.limiterStiffness[t] = std::clamp(fit, 0.0, s.compressionStiffness) * (model_->lambda[t] + 2 * model_->mu[t]);
+  }
   if (settings_.clip) {
     const MotionClip& clip = *settings_.clip;
     for (size_t l = 0; l < model_->jointNames.size(); ++l)
@@ -154,6 +185,7 @@ Liu2013State Liu2013Solver::restState() const {
   s.x = m.restNodes;
   s.v.assign(m.nodeCount(), Vec3::Zero());
   s.rotation.assign(m.tetCount(), Mat3::Identity());
+  s.invertedRun.assign(m.tetCount(), 0);
   s.plasticRotation.assign(m.tetCount(), Mat3::Identity());
   return s;
 }
@@ -278,6 +310,8 @@ void Liu2013Solver::accumulateForces() {
   const bool plastic = tg.plasticity;
   const bool rayleigh = tg.damping == DampingMode::Rayleigh;
   const double beta = settings_.rayleighStiffness;
+  const double minStretch = settings_.minPlasticStretch;
+  const double jLimit = settings_.compressionLimit;
 
   auto t0 = Clock::now();
   // (b) Elastic forces of the pose-based corotated model (eq. 7-16), per element.
@@ -292,11 +326,17 @@ void Liu2013Solver::accumulateForces() {
         const Mat3 f = ds * bmInv;                       // eq. 9
         Mat3& rot = state_.rotation[t];
         Mat3 g;                                          // R R_p^T F_p (identity plasticity: R)
+        double restJ = 1;                                // det F_p: the volume ratio the reference asks for
         if (plastic) {
           const Vec3& p0 = sc.reference[tet[0]];
           Mat3 dp;
           dp << sc.reference[tet[1]] - p0, sc.reference[tet[2]] - p0, sc.reference[tet[3]] - p0;
-          const Mat3 fp = dp * bmInv;                    // F_p = B_p B_m^-1
+          Mat3 fp = dp * bmInv;                          // F_p = B_p B_m^-1
+          restJ = fp.determinant();
+          if (restJ < minStretch) {
+            fp = clampPlasticStretch(fp, minStretch);
+            restJ = fp.determinant();
+          }
           Mat3& rStar = state_.plasticRotation[t];
           polarRotations(f, rot, fp * f.transpose(), rStar);  // F = R S, F_p F^T = R* S*
           g = rStar.transpose() * fp;                    // R R_p^T F_p with R_p = R* R
@@ -307,7 +347,20 @@ void Liu2013Solver::accumulateForces() {
         const Mat3 strain = rot.transpose() * (f - g);   // eq. 15: R^T F - R_p^T F_p
         const double tr = strain.trace();
         Mat3 stress = 2 * m.mu[t] * (f - g) + m.lambda[t] * tr * rot;  // eq. 16
-        sc.elementEnergy[t] = m.restVolume[t] * (m.mu[t] * strain.squaredNorm() + 0.5 * m.lambda[t] * tr * tr);
+        double energy = m.mu[t] * strain.squaredNorm() + 0.5 * m.lambda[t] * tr * tr;
+        // Compression limiter: below `compressionLimit` of the reference's volume
+        // J_p the element also stores k/2 (J - limit J_p)^2, which depends on F
+        // only through J = det F (so momentum is still conserved) and keeps a
+        // squashed element from passing through itself on impacts.
+        const double j = f.determinant(), jMin = jLimit * restJ;
+        if (j < jMin) {
+          const double k = sc.limiterStiffness[t];
+          Mat3 cofactor;  // dJ/dF
+          cofactor << f.col(1).cross(f.col(2)), f.col(2).cross(f.col(0)), f.col(0).cross(f.col(1));
+          stress += k * (j - jMin) * cofactor;
+          energy += 0.5 * k * (j - jMin) * (j - jMin);
+        }
+        sc.elementEnergy[t] = m.restVolume[t] * energy;
         if (rayleigh) {
           const Vec3& v0 = state_.v[tet[0]];
           Mat3 dv;
@@ -500,8 +553,19 @@ void Liu2013Solver::checkStability() {
   worstSpeed = std::sqrt(worstSpeed);
   if (!state_.skeleton.velocity.allFinite() || !state_.skeleton.rootPosition.allFinite()) bad = true;
   if (worstSpeed > settings_.maxSpeed) bad = true;
-  if (sc.invertedCount > 0) ++state_.invertedSteps;
-  else state_.invertedSteps = 0;
+  state_.invertedRun.resize(m.tetCount(), 0);
+  state_.invertedSteps = 0;
+  int32_t longestElement = -1;
+  if (sc.invertedCount > 0 || state_.longestInvertedRun > 0) {
+    for (size_t t = 0; t < sc.inverted.size(); ++t) {
+      int32_t& run = state_.invertedRun[t];
+      run = sc.inverted[t] ? run + 1 : 0;
+      if (run > state_.invertedSteps) {
+        state_.invertedSteps = run;
+        longestElement = static_cast<int32_t>(t);
+      }
+    }
+  }
   state_.longestInvertedRun = std::max(state_.longestInvertedRun, state_.invertedSteps);
   const bool tooManyInverted = sc.invertedCount > settings_.maxInvertedFraction * m.tetCount() ||
                                (settings_.maxInvertedSteps > 0 && state_.invertedSteps > settings_.maxInvertedSteps);
@@ -518,12 +582,15 @@ void Liu2013Solver::checkStability() {
     else msg << "has a non-finite position or velocity";
   } else {
     msg << sc.invertedCount << " of " << m.tetCount() << " elements are inverted";
-    for (size_t t = 0; t < sc.inverted.size(); ++t)
-      if (sc.inverted[t]) {
-        msg << " (first: element " << t << " near bone '" << m.jointNames[m.tetRegion[t]] << "')";
-        break;
-      }
-    msg << " for " << state_.invertedSteps << " steps";
+    if (longestElement >= 0)
+      msg << "; element " << longestElement << " near bone '" << m.jointNames[m.tetRegion[longestElement]]
+          << "' for " << state_.invertedSteps << " steps";
+    else
+      for (size_t t = 0; t < sc.inverted.size(); ++t)
+        if (sc.inverted[t]) {
+          msg << " (first: element " << t << " near bone '" << m.jointNames[m.tetRegion[t]] << "')";
+          break;
+        }
   }
   msg << ". Likely cause: the time step (" << settings_.dt * 1000 << " ms) is too large for the stiffness"
       << " (a stable step is about " << m.stableStepEstimate * 1000 << " ms), or a gain or contact stiffness is too high."
@@ -580,6 +647,7 @@ SimMeasures Liu2013Solver::measure() const {
     for (double e : sc.elementEnergy) out.elasticEnergy += e;
     out.invertedTets = sc.invertedCount;
     out.invertedRunSteps = state_.invertedSteps;
+    out.longestInvertedRunSteps = state_.longestInvertedRun;
   }
   return out;
 }

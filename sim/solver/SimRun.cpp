@@ -25,7 +25,7 @@ int32_t RunRecord::invertedTetsMax() const {
 
 int32_t RunRecord::longestInvertedRun() const {
   int32_t m = 0;
-  for (const SimMeasures& f : frames) m = std::max(m, f.invertedRunSteps);
+  for (const SimMeasures& f : frames) m = std::max({m, f.invertedRunSteps, f.longestInvertedRunSteps});
   return m;
 }
 

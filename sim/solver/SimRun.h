@@ -29,7 +29,7 @@ struct RunRecord {
   double msPerStepMedian() const;
   double realtimeFactor() const;               // simulated / wall time of the steps
   int32_t invertedTetsMax() const;
-  int32_t longestInvertedRun() const;          // steps, as sampled at the frames
+  int32_t longestInvertedRun() const;          // steps: the longest any element stayed inverted
 };
 
 // Runs `sim` for options.seconds (or until it reports instability: then

@@ -44,7 +44,8 @@ struct SimMeasures {
   double kineticEnergy = 0;              // J
   double elasticEnergy = 0;              // J
   int32_t invertedTets = 0;
-  int32_t invertedRunSteps = 0;          // consecutive steps (up to now) with an inverted element
+  int32_t invertedRunSteps = 0;          // steps the longest-inverted element has now been inverted
+  int32_t longestInvertedRunSteps = 0;   // the longest any element has stayed inverted since the start
 };
 
 // An opaque copy of a solver's whole state.

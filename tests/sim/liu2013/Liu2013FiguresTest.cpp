@@ -2,9 +2,11 @@
 // Each writes its curve as CSV into the build tree (docs/ holds the plots).
 #include "examples/Humanoid.h"
 #include "examples/Motions.h"
+#include "io/ProjectFile.h"
 #include "liu2013/Liu2013.h"
 #include "rig/RigBuild.h"
 #include "LiuScene.h"
+#include "../../PlotSvg.h"
 
 #include <gtest/gtest.h>
 
@@ -14,6 +16,9 @@
 
 using namespace sinew;
 using namespace sinew::liu2013;
+using sinew::test::figurePath;
+using sinew::test::Plot;
+using sinew::test::PlotSeries;
 using sinew::test::riggedHumanoid;
 
 namespace {
@@ -41,6 +46,7 @@ TEST(Liu2013Figures, Fig7KickInZeroGravityConservesMomentumWithPoseDamping) {
   const auto model = buildLiu2013Model(riggedHumanoid());
   std::ofstream csv(std::string(SINEW_BINARY_DIR) + "/liu2013_fig7.csv");
   csv << "damping,time,angular_momentum,linear_momentum\n";
+  Plot plot{"Fig. 7: kick in zero gravity, total angular momentum", "time (s)", "|L| / |L(0)|", {}, {}, false};
   for (DampingMode mode : {DampingMode::Pose, DampingMode::Rayleigh}) {
     Settings s;
     s.toggles.gravity = false;
@@ -54,15 +60,20 @@ TEST(Liu2013Figures, Fig7KickInZeroGravityConservesMomentumWithPoseDamping) {
     sim.setState(st);
     const SimMeasures a = sim.measure();
     double worstL = 0, worstP = 0;
+    PlotSeries curve{std::string(dampingModeName(mode)) + " damping", {0.0}, {1.0},
+                     mode == DampingMode::Pose ? "#1f77b4" : "#d62728", mode != DampingMode::Pose};
     for (int i = 1; i <= 10000; ++i) {  // 5 s
       sim.step();
       if (i % 100 == 0) {
         const SimMeasures b = sim.measure();
         worstL = std::max(worstL, std::abs(b.angularMomentum.norm() - a.angularMomentum.norm()) / a.angularMomentum.norm());
         worstP = std::max(worstP, (b.linearMomentum - a.linearMomentum).norm() / a.linearMomentum.norm());
+        curve.x.push_back(b.time);
+        curve.y.push_back(b.angularMomentum.norm() / a.angularMomentum.norm());
         csv << dampingModeName(mode) << "," << b.time << "," << b.angularMomentum.norm() << "," << b.linearMomentum.norm() << "\n";
       }
     }
+    plot.series.push_back(curve);
     const SimMeasures b = sim.measure();
     std::printf("%s damping: |L| %.5g -> %.5g (worst relative change %.3g), linear momentum worst %.3g\n",
                 dampingModeName(mode), a.angularMomentum.norm(), b.angularMomentum.norm(), worstL, worstP);
@@ -73,6 +84,7 @@ TEST(Liu2013Figures, Fig7KickInZeroGravityConservesMomentumWithPoseDamping) {
       EXPECT_LT(b.angularMomentum.norm(), 0.9 * a.angularMomentum.norm());
     }
   }
+  EXPECT_TRUE(writePlotSvg(plot, figurePath("liu2013_fig7.svg")));
 }
 
 // Fig. 5: bending the elbow to 130 degrees: with pose-based plasticity the
@@ -83,6 +95,7 @@ TEST(Liu2013Figures, Fig5ElbowReachesItsTargetWithPlasticity) {
   std::ofstream csv(std::string(SINEW_BINARY_DIR) + "/liu2013_fig5.csv");
   csv << "plasticity,time,elbow_degrees\n";
   double reached[2] = {0, 0};
+  Plot plot{"Fig. 5: elbow bent to 130 degrees by its PD servo", "time (s)", "elbow flexion (degrees)", {}, {{130.0, "target"}}, true};
   for (int plastic = 1; plastic >= 0; --plastic) {
     Settings s;
     s.toggles.gravity = false;
@@ -92,13 +105,63 @@ TEST(Liu2013Figures, Fig5ElbowReachesItsTargetWithPlasticity) {
     s.loopClip = false;
     s.clip = makeElbowBendClip(riggedHumanoid().skeleton->skeleton, 130, 2.0);
     Liu2013Solver sim(model, s);
+    PlotSeries curve{plastic ? "plasticity on" : "plasticity off", {0.0}, {elbowAngleDegrees(sim)},
+                     plastic ? "#1f77b4" : "#d62728", plastic == 0};
     for (int i = 1; i <= 6000; ++i) {  // 3 s: the bend takes 0.8 s, then holds
       sim.step();
-      if (i % 100 == 0) csv << plastic << "," << sim.time() << "," << elbowAngleDegrees(sim) << "\n";
+      if (i % 100 == 0) {
+        csv << plastic << "," << sim.time() << "," << elbowAngleDegrees(sim) << "\n";
+        curve.x.push_back(sim.time());
+        curve.y.push_back(elbowAngleDegrees(sim));
+      }
     }
+    plot.series.push_back(curve);
     reached[plastic] = elbowAngleDegrees(sim);
     std::printf("plasticity %s: elbow at %.1f degrees (target 130)\n", plastic ? "on" : "off", reached[plastic]);
   }
   EXPECT_NEAR(reached[1], 130.0, 10.0);
   EXPECT_LT(reached[0], reached[1] - 5.0) << "without plasticity the elbow should fall measurably short";
+  EXPECT_TRUE(writePlotSvg(plot, figurePath("liu2013_fig5.svg")));
+}
+
+// Robustness: 60 s of PD-tracked walking with gravity and ground contact, on
+// the shipped example character (1,151 nodes). There is no balance controller
+// yet (the controller issue), so the character falls within seconds and goes
+// on walking on the ground: an impact, sliding contact, deep flexion at the
+// hips and knees. No NaN, no instability stop, and no element stays inverted
+// for more than a few steps. (On the coarser 450-node test cage one hand
+// element, with little flesh between bone and ground, stays inverted for ~40
+// steps when the hand hits the ground: docs/WORK-IN-PROGRESS.md.)
+TEST(Liu2013Figures, SixtySecondsOfPdTrackedWalkingWithContactStayValid) {
+  const Project project = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
+  const auto model = buildLiu2013Model(project);
+  Settings s;
+  s.drive = DriveMode::Pd;
+  s.clip = makeWalkInPlaceClip(project.skeleton->skeleton, 60.0);
+  Liu2013Solver sim(model, s);
+  Plot plot{"60 s of PD-tracked walking with contact (no balance controller)", "time (s)", "", {}, {}, true};
+  PlotSeries height{"root height (m)", {}, {}, "#2ca02c", false};
+  PlotSeries inverted{"longest inversion of any element so far (steps / 10)", {}, {}, "#d62728", false};
+  int32_t mostInverted = 0;
+  double lowestRoot = 1e9;
+  for (int i = 1; i <= 120000; ++i) {
+    ASSERT_NO_THROW(sim.step()) << "at t = " << sim.time();
+    if (i % 200 == 0) {
+      const SimMeasures m = sim.measure();
+      ASSERT_TRUE(std::isfinite(m.kineticEnergy) && m.centerOfMass.allFinite()) << "at t = " << sim.time();
+      mostInverted = std::max(mostInverted, m.invertedTets);
+      lowestRoot = std::min(lowestRoot, sim.state().skeleton.rootPosition.y());
+      height.x.push_back(sim.time());
+      height.y.push_back(sim.state().skeleton.rootPosition.y());
+      inverted.x.push_back(sim.time());
+      inverted.y.push_back(m.longestInvertedRunSteps / 10.0);
+    }
+  }
+  const Liu2013State& st = sim.state();
+  std::printf("60 s walk: lowest root %.3f m, at most %d elements inverted at once, longest inversion of any element %d steps\n",
+              lowestRoot, mostInverted, st.longestInvertedRun);
+  EXPECT_LT(lowestRoot, 0.5) << "the character was expected to fall (no balance controller): the test would not test impacts";
+  EXPECT_LE(st.longestInvertedRun, 10) << "an element stayed inverted for " << st.longestInvertedRun << " steps";
+  plot.series = {height, inverted};
+  EXPECT_TRUE(writePlotSvg(plot, figurePath("liu2013_robustness.svg")));
 }
