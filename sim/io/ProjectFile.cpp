@@ -135,6 +135,11 @@ json skinToJson(const SkinWeights& s, BlobWriter& blobs) {
           {"weight", blobs.add(s.weight.data(), s.weight.size(), {s.weight.size()})}};
 }
 
+json materialToJson(const FleshMaterial& m) {
+  return {{"youngsModulus", m.youngsModulus}, {"poissonRatio", m.poissonRatio}, {"density", m.density},
+          {"damping", m.damping}};
+}
+
 json projectToJson(const Project& p, BlobWriter& blobs) {
   json j;
   j["format"] = kProjectFormatName;
@@ -217,6 +222,19 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
     volumes.push_back(o);
   }
   j["volumes"] = volumes;
+  // Written only when the user set something, so projects without it keep their bytes.
+  if (!p.simulation.empty()) {
+    json sim = json::object();
+    if (p.simulation.flesh) sim["flesh"] = materialToJson(*p.simulation.flesh);
+    json regions = json::array();
+    for (const RegionMaterial& r : p.simulation.regions) {
+      json o = materialToJson(r.material);
+      o["bone"] = r.bone;
+      regions.push_back(o);
+    }
+    sim["regions"] = regions;
+    j["simulation"] = sim;
+  }
   return j;
 }
 
@@ -237,6 +255,15 @@ Vec3 readVec3(const json& j, const char* key, const std::string& ctx, const std:
   const auto v = field<std::vector<double>>(j, key, ctx, path);
   if (v.size() != 3) throw InputError(path, ctx + ": '" + key + "' must have 3 numbers");
   return {v[0], v[1], v[2]};
+}
+
+FleshMaterial readMaterial(const json& j, const std::string& ctx, const std::string& path) {
+  FleshMaterial m;
+  m.youngsModulus = field<double>(j, "youngsModulus", ctx, path);
+  m.poissonRatio = field<double>(j, "poissonRatio", ctx, path);
+  m.density = field<double>(j, "density", ctx, path);
+  m.damping = field<double>(j, "damping", ctx, path);
+  return m;
 }
 
 Project projectFromJson(const json& j, const std::string& path) {
@@ -382,6 +409,18 @@ Project projectFromJson(const json& j, const std::string& path) {
       }
       p.volumes.push_back(std::move(o));
     }
+  // Optional (added within version 3): absent means the solver's defaults.
+  if (j.contains("simulation") && !j.at("simulation").is_null()) {
+    const json& s = j.at("simulation");
+    if (s.contains("flesh")) p.simulation.flesh = readMaterial(s.at("flesh"), "simulation flesh", path);
+    if (s.contains("regions"))
+      for (const json& r : s.at("regions")) {
+        RegionMaterial rm;
+        rm.bone = field<std::string>(r, "bone", "simulation region", path);
+        rm.material = readMaterial(r, "simulation region '" + rm.bone + "'", path);
+        p.simulation.regions.push_back(std::move(rm));
+      }
+  }
   p.validate(path);
   return p;
 }

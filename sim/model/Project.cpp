@@ -2,9 +2,22 @@
 
 #include "core/Error.h"
 
+#include <cmath>
 #include <set>
 
 namespace sinew {
+
+namespace {
+
+void validateMaterial(const FleshMaterial& m, const std::string& context, const std::string& what) {
+  if (!(m.youngsModulus > 0) || !std::isfinite(m.youngsModulus))
+    throw InputError(context, what + ": Young's modulus must be positive");
+  if (!(m.poissonRatio >= 0 && m.poissonRatio < 0.5)) throw InputError(context, what + ": Poisson ratio must lie in [0, 0.5)");
+  if (!(m.density > 0) || !std::isfinite(m.density)) throw InputError(context, what + ": density must be positive");
+  if (!(m.damping >= 0) || !std::isfinite(m.damping)) throw InputError(context, what + ": damping must not be negative");
+}
+
+}  // namespace
 
 Aabb Project::bounds() const {
   Aabb b;
@@ -95,6 +108,13 @@ void Project::validate(const std::string& context) const {
         if (t < 0 || size_t(t) >= v.mesh.tetCount()) throw InputError(context, what + ": embedding refers to a missing tet");
     }
     if (v.weights) v.weights->validate(context + ": " + what + " weights", v.mesh.nodeCount());
+  }
+  if (simulation.flesh) validateMaterial(*simulation.flesh, context, "the flesh material");
+  std::set<std::string> regionBones;
+  for (const RegionMaterial& r : simulation.regions) {
+    if (r.bone.empty()) throw InputError(context, "a region material names no bone");
+    if (!regionBones.insert(r.bone).second) throw InputError(context, "two region materials for bone '" + r.bone + "'");
+    validateMaterial(r.material, context, "the material of region '" + r.bone + "'");
   }
 }
 

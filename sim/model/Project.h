@@ -65,6 +65,32 @@ struct VolumeObject {
   bool operator==(const VolumeObject&) const = default;
 };
 
+// Soft tissue as the simulation sees it (Liu 2013's flesh: Young's modulus,
+// Poisson ratio, density and the pose-based damper's coefficient). No
+// defaults here: a setup that leaves a material out gets the solver's.
+struct FleshMaterial {
+  double youngsModulus = 0;  // Pa, > 0
+  double poissonRatio = 0;   // [0, 0.5)
+  double density = 0;        // kg/m^3, > 0
+  double damping = 0;        // 1/s, >= 0 (c of Liu 2013 eq. 17)
+  bool operator==(const FleshMaterial&) const = default;
+};
+
+// The material of one body region: the tets whose dominant bone is `bone`.
+struct RegionMaterial {
+  std::string bone;          // a skeleton joint's name (the bone it owns)
+  FleshMaterial material;
+  bool operator==(const RegionMaterial&) const = default;
+};
+
+// Simulation settings the user authors with the character.
+struct SimulationSetup {
+  std::optional<FleshMaterial> flesh;   // everywhere (nullopt: the solver's default)...
+  std::vector<RegionMaterial> regions;  // ...except these regions (bone names unique)
+  bool empty() const { return !flesh && regions.empty(); }
+  bool operator==(const SimulationSetup&) const = default;
+};
+
 struct Project {
   std::string name = "Untitled";
   ObjectId nextId = 1;
@@ -72,6 +98,7 @@ struct Project {
   std::optional<SkeletonObject> skeleton;  // the character's skeleton (one per project)
   std::vector<ClipObject> clips;
   std::vector<VolumeObject> volumes;
+  SimulationSetup simulation;
 
   ObjectId allocateId() { return nextId++; }
   Aabb bounds() const;                     // of the visible meshes and the skeleton

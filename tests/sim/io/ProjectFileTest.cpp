@@ -354,6 +354,45 @@ TEST(ProjectFile, RigContentRoundTrips) {
   EXPECT_EQ(readBytes(path), readBytes(dir.file("again.sinew")));
 }
 
+// Simulation materials (flesh and per-bone regions) round-trip exactly; a
+// project without them writes no "simulation" section (older version-3 files
+// keep their bytes) and reads back with the solver's defaults; bad values are
+// refused with the region named.
+TEST(ProjectFile, SimulationMaterialsRoundTrip) {
+  const TempDir dir;
+  Project p = sampleProject();
+  const std::string plain = dir.file("plain.sinew");
+  saveProject(p, plain);
+  EXPECT_EQ(readBytes(plain).find("\"simulation\""), std::string::npos);
+  EXPECT_TRUE(loadProject(plain).simulation.empty());
+
+  p.simulation.flesh = FleshMaterial{7.5e4, 0.45, 1050, 35.5};
+  p.simulation.regions.push_back({"LeftFoot", FleshMaterial{3e5, 0.3, 1100, 0}});
+  p.simulation.regions.push_back({"Spine 1", FleshMaterial{1.0 / 3.0 * 1e5, 0.0, 900.25, 60}});
+  const std::string path = dir.file("sim.sinew");
+  saveProject(p, path);
+  const Project back = loadProject(path);
+  EXPECT_TRUE(back.simulation == p.simulation);
+  EXPECT_TRUE(back == p);
+  saveProject(back, dir.file("again.sinew"));
+  EXPECT_EQ(readBytes(path), readBytes(dir.file("again.sinew")));
+
+  // Regions only: the flesh stays the solver's default.
+  p.simulation.flesh.reset();
+  saveProject(p, path);
+  EXPECT_FALSE(loadProject(path).simulation.flesh.has_value());
+  EXPECT_EQ(loadProject(path).simulation.regions.size(), 2u);
+
+  // Out of range, or the same bone twice.
+  std::string text = readBytes(path);
+  const size_t at = text.find("\"poissonRatio\": 0.3");
+  ASSERT_NE(at, std::string::npos);
+  writeBytes(path, text.substr(0, at) + "\"poissonRatio\": 0.5" + text.substr(at + 19));
+  expectLoadError(path, {path, "region 'LeftFoot'", "Poisson ratio"});
+  p.simulation.regions[1].bone = "LeftFoot";
+  EXPECT_THROW(p.validate("dup"), InputError);
+}
+
 TEST(ProjectFile, CorruptedBlobIsNamed) {
   const TempDir dir;
   const std::string path = dir.file("p.sinew");
