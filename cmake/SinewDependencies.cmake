@@ -18,7 +18,7 @@ target_compile_definitions(sinew_tetgen INTERFACE TETLIBRARY)
 if(SINEW_BUILD_APP)
   find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
   pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)
-  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent Test)
+  find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets OpenGL OpenGLWidgets Concurrent Charts Test)
 endif()
 
 if(SINEW_BUILD_TESTS)

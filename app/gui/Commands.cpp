@@ -197,4 +197,27 @@ void SetVolumeCommand::undo() {
   });
 }
 
+SetSimulationSetupCommand::SetSimulationSetupCommand(Document* doc, SimulationSetup after, const QString& text,
+                                                     QString mergeKey)
+    : QUndoCommand(text),
+      doc_(doc),
+      before_(doc->project().simulation),
+      after_(std::move(after)),
+      mergeKey_(std::move(mergeKey)) {}
+
+void SetSimulationSetupCommand::redo() {
+  doc_->mutate(0, Document::Change::Settings, [&](Project& p) { p.simulation = after_; });
+}
+
+void SetSimulationSetupCommand::undo() {
+  doc_->mutate(0, Document::Change::Settings, [&](Project& p) { p.simulation = before_; });
+}
+
+bool SetSimulationSetupCommand::mergeWith(const QUndoCommand* other) {
+  const auto* o = dynamic_cast<const SetSimulationSetupCommand*>(other);
+  if (!o || o->mergeKey_ != mergeKey_) return false;
+  after_ = o->after_;
+  return true;
+}
+
 }  // namespace sinew::app

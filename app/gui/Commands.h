@@ -127,4 +127,21 @@ class SetVolumeCommand : public QUndoCommand {
   std::optional<VolumeObject> previous_;  // the replaced volume; empty if the volume was added
 };
 
+// Replaces the project's simulation setup (materials per region).
+// Consecutive edits with the same non-empty `mergeKey` (one spin box of one
+// region) merge into one undo step.
+class SetSimulationSetupCommand : public QUndoCommand {
+ public:
+  SetSimulationSetupCommand(Document* doc, SimulationSetup after, const QString& text, QString mergeKey = {});
+  void redo() override;
+  void undo() override;
+  int id() const override { return mergeKey_.isEmpty() ? -1 : 1003; }
+  bool mergeWith(const QUndoCommand* other) override;
+
+ private:
+  Document* doc_;
+  SimulationSetup before_, after_;
+  QString mergeKey_;
+};
+
 }  // namespace sinew::app

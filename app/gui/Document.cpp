@@ -80,6 +80,8 @@ void Document::announce(ObjectId id, Change change) {
     for (const VolumeObject& v : project_.volumes)
       if (!revisions_.count(v.id)) revisions_[v.id] = nextRevision_++;
     emit structureChanged();
+  } else if (change == Change::Settings) {
+    emit settingsChanged();
   } else {
     emit objectChanged(id);
   }

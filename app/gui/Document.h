@@ -33,7 +33,8 @@ class Document : public QObject {
 
   // Low-level mutation for QUndoCommands only: runs `edit` on the project,
   // then announces what changed. Everything else must push a command.
-  enum class Change { Structure, Object, Geometry };
+  // Settings: project-wide settings (Project::simulation), id 0.
+  enum class Change { Structure, Object, Geometry, Settings };
   template <class F>
   void mutate(ObjectId id, Change change, F&& edit) {
     edit(project_);
@@ -56,6 +57,7 @@ class Document : public QObject {
  signals:
   void structureChanged();           // objects added or removed, or the whole project replaced
   void objectChanged(sinew::ObjectId id);  // name, properties or geometry of one object
+  void settingsChanged();            // project-wide settings (the simulation's materials)
   void pathChanged();
   void modifiedChanged(bool modified);
 

@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -13,22 +12,6 @@
 #include <QVBoxLayout>
 
 namespace sinew::app {
-
-namespace {
-
-QDoubleSpinBox* spin(QWidget* parent, const char* name, double lo, double hi, double value, int decimals, double step,
-                     const QString& suffix) {
-  auto* s = new QDoubleSpinBox(parent);
-  s->setObjectName(name);
-  s->setRange(lo, hi);
-  s->setDecimals(decimals);
-  s->setSingleStep(step);
-  s->setValue(value);
-  s->setSuffix(suffix);
-  return s;
-}
-
-}  // namespace
 
 SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* parent)
     : QWidget(parent), doc_(doc), sim_(sim) {
@@ -64,6 +47,7 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   auto* stats = new QFormLayout;
   time_ = new QLabel(this);
   time_->setObjectName("simTime");
+  time_->setWordWrap(true);  // long runs: "12.345 s (frame 740 of 3599, simulated 59.983 s)"
   realtime_ = new QLabel(this);
   realtime_->setObjectName("simRealtime");
   msPerStep_ = new QLabel(this);
@@ -72,6 +56,14 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   stats->addRow(tr("Real-time factor"), realtime_);
   stats->addRow(tr("Per step"), msPerStep_);
   v->addLayout(stats);
+
+  // Plot of the measures per frame.
+  auto* plotBox = new QGroupBox(tr("Plot"), this);
+  auto* pl = new QVBoxLayout(plotBox);
+  chart_ = new SimStatsChart(sim_, plotBox);
+  chart_->setObjectName("simStats");
+  pl->addWidget(chart_);
+  v->addWidget(plotBox);
 
   // Drive.
   auto* driveBox = new QGroupBox(tr("Drive"), this);
@@ -114,23 +106,10 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   tf->addRow(tr("Damping"), damping_);
   v->addWidget(togBox);
 
-  // Material.
-  auto* matBox = new QGroupBox(tr("Material"), this);
-  auto* mf = new QFormLayout(matBox);
-  const liu2013::Material m = sim_->material();
-  youngs_ = spin(matBox, "simYoungs", 1e2, 1e8, m.youngsModulus, 0, 1e4, tr(" Pa"));
-  poisson_ = spin(matBox, "simPoisson", 0.0, 0.49, m.poissonRatio, 3, 0.01, QString());
-  density_ = spin(matBox, "simDensity", 10, 1e5, m.density, 0, 50, tr(" kg/m³"));
-  poseDamping_ = spin(matBox, "simPoseDamping", 0, 1e4, m.damping, 1, 5, tr(" 1/s"));
-  mf->addRow(tr("Young's modulus"), youngs_);
-  mf->addRow(tr("Poisson ratio"), poisson_);
-  mf->addRow(tr("Density"), density_);
-  mf->addRow(tr("Damping"), poseDamping_);
-  materialNote_ = new QLabel(tr("Material changes rebuild the model on the next Reset or Play."), matBox);
-  materialNote_->setObjectName("simMaterialNote");
-  materialNote_->setWordWrap(true);
-  mf->addRow(materialNote_);
-  v->addWidget(matBox);
+  // Materials per body region.
+  materials_ = new MaterialEditor(doc_, this);
+  materials_->setObjectName("simMaterials");
+  v->addWidget(materials_);
   v->addStretch(1);
 
   connect(play_, &QPushButton::clicked, sim_, &SimulationController::togglePlay);
@@ -147,8 +126,6 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   connect(clip_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);
   for (QCheckBox* c : {gravity_, contact_, plasticity_}) connect(c, &QCheckBox::toggled, this, &SimulatePanel::applyToggles);
   connect(damping_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyToggles);
-  for (QDoubleSpinBox* s : {youngs_, poisson_, density_, poseDamping_})
-    connect(s, &QDoubleSpinBox::valueChanged, this, &SimulatePanel::applyMaterial);
   connect(sim_, &SimulationController::stateChanged, this, &SimulatePanel::updateState);
   connect(sim_, &SimulationController::framesChanged, this, &SimulatePanel::updateFrames);
   connect(doc_, &Document::structureChanged, this, &SimulatePanel::refreshClips);
@@ -180,20 +157,9 @@ void SimulatePanel::applyToggles() {
   sim_->setToggles(t);
 }
 
-void SimulatePanel::applyMaterial() {
-  liu2013::Material m;
-  m.youngsModulus = youngs_->value();
-  m.poissonRatio = poisson_->value();
-  m.density = density_->value();
-  m.damping = poseDamping_->value();
-  sim_->setMaterial(m);
-}
-
 void SimulatePanel::updateState() {
   play_->setText(sim_->active() ? tr("Pause") : tr("Play"));
-  materialNote_->setText(sim_->modelOutdated()
-                             ? tr("<b>Changed:</b> the model is rebuilt on the next Reset or Play.")
-                             : tr("Material changes rebuild the model on the next Reset or Play."));
+  materials_->setModelOutdated(sim_->modelOutdated());
 }
 
 void SimulatePanel::updateFrames() {
@@ -204,7 +170,7 @@ void SimulatePanel::updateFrames() {
     timeline_->setValue(std::max(0, sim_->displayedFrame()));
   }
   timeline_->setEnabled(n > 1);
-  time_->setText(n ? tr("%1 s (frame %2 of %3, simulated %4 s)")
+  time_->setText(n ? tr("%1\u00a0s (frame %2 of %3, simulated %4\u00a0s)")
                          .arg(sim_->displayedTime(), 0, 'f', 3)
                          .arg(std::max(0, sim_->displayedFrame()))
                          .arg(n - 1)

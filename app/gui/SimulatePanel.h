@@ -1,16 +1,17 @@
-// The Simulate dock: run controls, drive and clip, toggles, material, the
-// run's statistics and the timeline of cached frames. A view of the
+// The Simulate dock: run controls, the timeline of cached frames, the run's
+// statistics and their plot, drive and clip, toggles, materials per region. A view of the
 // SimulationController; widgets are named ("sim<Name>") for tests.
 #pragma once
 
 #include "Document.h"
+#include "MaterialEditor.h"
+#include "SimStatsChart.h"
 #include "SimulationController.h"
 
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -27,12 +28,13 @@ class SimulatePanel : public QWidget {
   QPushButton* resetButton() const { return reset_; }
   QSlider* timeline() const { return timeline_; }
   QCheckBox* loopBox() const { return loop_; }
+  MaterialEditor* materials() const { return materials_; }
+  SimStatsChart* chart() const { return chart_; }
 
  private:
   void refreshClips();
   void applyDrive();
   void applyToggles();
-  void applyMaterial();
   void updateState();
   void updateFrames();
 
@@ -41,9 +43,10 @@ class SimulatePanel : public QWidget {
   QPushButton *play_, *step_, *reset_;
   QComboBox *drive_, *clip_, *damping_;
   QCheckBox *gravity_, *contact_, *plasticity_, *loop_;
-  QDoubleSpinBox *youngs_, *poisson_, *density_, *poseDamping_;
-  QLabel *materialNote_, *time_, *realtime_, *msPerStep_;
+  QLabel *time_, *realtime_, *msPerStep_;
   QSlider* timeline_;
+  SimStatsChart* chart_;
+  MaterialEditor* materials_;
 };
 
 }  // namespace sinew::app

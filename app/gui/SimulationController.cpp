@@ -12,6 +12,28 @@
 
 namespace sinew::app {
 
+liu2013::Material toLiu2013(const FleshMaterial& m) {
+  liu2013::Material out;
+  out.youngsModulus = m.youngsModulus;
+  out.poissonRatio = m.poissonRatio;
+  out.density = m.density;
+  out.damping = m.damping;
+  return out;
+}
+
+FleshMaterial fromLiu2013(const liu2013::Material& m) {
+  return {m.youngsModulus, m.poissonRatio, m.density, m.damping};
+}
+
+FleshMaterial defaultFlesh() { return fromLiu2013(liu2013::Material{}); }
+
+liu2013::ModelOptions liu2013Options(const SimulationSetup& setup) {
+  liu2013::ModelOptions o;
+  if (setup.flesh) o.material = toLiu2013(*setup.flesh);
+  for (const RegionMaterial& r : setup.regions) o.regions.emplace_back(r.bone, toLiu2013(r.material));
+  return o;
+}
+
 SimulationController::SimulationController(Document* doc, ViewportWidget* view, Log* log, ViewportInteraction* inner,
                                            QObject* parent)
     : QObject(parent), doc_(doc), view_(view), log_(log), inner_(inner) {
@@ -21,12 +43,14 @@ SimulationController::SimulationController(Document* doc, ViewportWidget* view, 
   connect(replay_, &QTimer::timeout, this, &SimulationController::replayTick);
   // A replaced project drops the simulation; an edited one outdates the model.
   connect(doc_, &Document::structureChanged, this, [this] { clear(); });
-  connect(doc_, &Document::objectChanged, this, [this](ObjectId) {
+  auto outdate = [this] {
     if (frameCount() > 0 && !modelDirty_) {
       modelDirty_ = true;
       emit stateChanged();
     }
-  });
+  };
+  connect(doc_, &Document::objectChanged, this, outdate);
+  connect(doc_, &Document::settingsChanged, this, outdate);  // the materials
 }
 
 SimulationController::~SimulationController() { stopWorker(); }
@@ -62,13 +86,6 @@ void SimulationController::setDrive(DriveMode mode, ObjectId clip) {
 void SimulationController::setToggles(const SimToggles& t) {
   toggles_ = t;
   setDrive(drive_, clip_);
-}
-
-void SimulationController::setMaterial(const liu2013::Material& m) {
-  if (m == modelOptions_.material) return;
-  modelOptions_.material = m;
-  if (frameCount() > 0) modelDirty_ = true;
-  emit stateChanged();
 }
 
 // ---------------------------------------------------------------------------
@@ -125,6 +142,7 @@ void SimulationController::reset() {
     solver_->restore(*frames_.front().snapshot);
     solver_->setGrab(std::nullopt);
     frames_.resize(1);
+    ++framesRevision_;
   }
   showFrame(0);
   emit stateChanged();
@@ -138,6 +156,7 @@ void SimulationController::clear() {
     solver_.reset();
     model_.reset();
     frames_.clear();
+    ++framesRevision_;
     pendingSettings_.reset();
   }
   surfaceId_ = 0;
@@ -156,7 +175,7 @@ void SimulationController::clear() {
 
 void SimulationController::startWorker(int frames) {
   if (simulating()) return;
-  if (modelDirty_) clear();  // rebuild with the new material
+  if (modelDirty_) clear();  // rebuild with the new materials
   lastError_.clear();
   const liu2013::Settings settings = currentSettings();
   {
@@ -166,6 +185,7 @@ void SimulationController::startWorker(int frames) {
       if (shownFrame_ >= 0 && shownFrame_ + 1 < int(frames_.size())) {
         solver_->restore(*frames_[size_t(shownFrame_)].snapshot);
         frames_.resize(size_t(shownFrame_) + 1);
+        ++framesRevision_;
       }
       solver_->setSettings(settings);
       if (int(frames_.size()) >= kMaxFrames) {
@@ -197,6 +217,7 @@ SimulationController::Frame SimulationController::captureFrame() const {
   f.time = solver_->time();
   f.surface = solver_->surfacePositions();
   f.joints = solver_->jointPoses();
+  f.measures = solver_->measure();  // microseconds: a sum over nodes and elements
   f.snapshot = std::shared_ptr<const SimSnapshot>(solver_->snapshot());
   return f;
 }
@@ -206,12 +227,13 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
   bool builtHere = false;
   try {
     if (!solver_) {
-      auto model = liu2013::buildLiu2013Model(project, modelOptions_);
+      auto model = liu2013::buildLiu2013Model(project, liu2013Options(project.simulation));
       auto solver = std::make_unique<liu2013::Liu2013Solver>(model, settings);
       std::lock_guard lock(mutex_);
       model_ = model;
       solver_ = std::move(solver);
       frames_.clear();
+      ++framesRevision_;
       frames_.push_back(captureFrame());
       builtHere = true;
     }
@@ -322,6 +344,19 @@ std::vector<Vec3> SimulationController::frameSurface(int index) const {
   std::lock_guard lock(mutex_);
   if (index < 0 || index >= int(frames_.size())) return {};
   return frames_[size_t(index)].surface;
+}
+
+std::vector<SimMeasures> SimulationController::frameMeasures(int first, uint64_t* outRevision) const {
+  std::lock_guard lock(mutex_);
+  if (outRevision) *outRevision = framesRevision_;
+  std::vector<SimMeasures> out;
+  for (size_t i = size_t(std::max(first, 0)); i < frames_.size(); ++i) out.push_back(frames_[i].measures);
+  return out;
+}
+
+std::shared_ptr<const liu2013::Liu2013Model> SimulationController::model() const {
+  std::lock_guard lock(mutex_);
+  return model_;
 }
 
 void SimulationController::showFrame(int index) {

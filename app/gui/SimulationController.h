@@ -1,9 +1,11 @@
 // The Simulate panel's engine: a Liu 2013 soft character built from the
 // open project, stepped frame by frame (1/60 s) on a worker thread. Every
-// frame goes to a timeline cache (surface, joint poses, solver snapshot) that
-// the UI scrubs and replays; the viewport shows the displayed frame's surface
-// and skeleton in place of the rest pose. Wraps the viewport's other
-// interaction (the rig tools) and forwards what it does not use.
+// frame goes to a timeline cache (surface, joint poses, measures, solver
+// snapshot) that the UI scrubs, replays and plots; the viewport shows the
+// displayed frame's surface and skeleton in place of the rest pose. Wraps the
+// viewport's other interaction (the rig tools) and forwards what it does not
+// use. The materials come from the project (Project::simulation); editing
+// them outdates the model, which the next Play or Reset rebuilds.
 #pragma once
 
 #include "Document.h"
@@ -24,6 +26,12 @@
 class QTimer;
 
 namespace sinew::app {
+
+// The project's materials as Liu 2013 model options (unset: the solver's defaults).
+liu2013::ModelOptions liu2013Options(const SimulationSetup& setup);
+liu2013::Material toLiu2013(const FleshMaterial& m);
+FleshMaterial fromLiu2013(const liu2013::Material& m);
+FleshMaterial defaultFlesh();  // liu2013::Material's defaults
 
 class SimulationController : public QObject, public ViewportInteraction {
   Q_OBJECT
@@ -52,9 +60,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   void setDrive(DriveMode mode, ObjectId clip);
   void setToggles(const SimToggles& t);
   const SimToggles& toggles() const { return toggles_; }
-  void setMaterial(const liu2013::Material& m);
-  const liu2013::Material& material() const { return modelOptions_.material; }
-  bool modelOutdated() const { return modelDirty_; }
+  bool modelOutdated() const { return modelDirty_; }  // the materials changed since the model was built
   void setLoop(bool on) { loop_ = on; }
   bool loop() const { return loop_; }
 
@@ -67,6 +73,12 @@ class SimulationController : public QObject, public ViewportInteraction {
   double realtimeFactor() const { return realtime_; }
   double msPerStep() const { return msPerStep_; }
   std::vector<Vec3> frameSurface(int index) const;
+  // Measures of frames [first, frameCount()) and the timeline's revision,
+  // which changes whenever cached frames are dropped (Reset, resuming from a
+  // scrubbed frame, a rebuilt model): then a plot starts again from 0.
+  std::vector<SimMeasures> frameMeasures(int first, uint64_t* outRevision) const;
+  // The model of the current simulation (null before the first Play).
+  std::shared_ptr<const liu2013::Liu2013Model> model() const;
   const std::vector<Vec3>& displayedSurface() const { return shownMesh_.positions; }
   ObjectId surfaceMesh() const { return surfaceId_; }
   const QString& lastError() const { return lastError_; }
@@ -91,6 +103,7 @@ class SimulationController : public QObject, public ViewportInteraction {
     double time = 0;
     std::vector<Vec3> surface;
     std::vector<Transform> joints;
+    SimMeasures measures;
     std::shared_ptr<const SimSnapshot> snapshot;
   };
   liu2013::Settings currentSettings() const;
@@ -109,7 +122,6 @@ class SimulationController : public QObject, public ViewportInteraction {
   Log* log_;
   ViewportInteraction* inner_;
 
-  liu2013::ModelOptions modelOptions_;
   bool modelDirty_ = false;
   SimToggles toggles_;
   DriveMode drive_ = DriveMode::Hold;
@@ -124,6 +136,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   ObjectId surfaceId_ = 0;
   mutable std::mutex mutex_;
   std::vector<Frame> frames_;
+  uint64_t framesRevision_ = 1;  // bumped when frames are dropped
   std::optional<liu2013::Settings> pendingSettings_;
   bool grabChanged_ = false;
   std::optional<Grab> pendingGrab_;
