@@ -96,6 +96,9 @@ struct SimulateArgs {
   std::string damping = "pose";     // pose | rayleigh | none
   int threads = 0;
   double youngsModulus = 0, poissonRatio = -1, density = 0, poseDamping = -1;  // <= 0 / < 0: defaults
+  std::vector<std::string> colliders;  // sphere:x,y,z,r | box:x,y,z,hx,hy,hz | capsule:x,y,z,r,halfLength
+  double groundHeight = 0;
+  double friction = -1;             // < 0: the solver's default
   std::string statsJson;
   std::string exportDir;
 };

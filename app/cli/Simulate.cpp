@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -23,6 +25,43 @@ namespace fs = std::filesystem;
 namespace {
 
 bool onOff(const std::string& v) { return v == "on"; }
+
+// "sphere:x,y,z,r", "box:x,y,z,hx,hy,hz" or "capsule:x,y,z,r,halfLength".
+dyn::Collider parseCollider(const std::string& text) {
+  const auto bad = [&](const std::string& why) {
+    return InputError("--collider " + text, why + " (expected sphere:x,y,z,radius, box:x,y,z,hx,hy,hz or capsule:x,y,z,radius,halfLength)");
+  };
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos) throw bad("no shape name");
+  const std::string shape = text.substr(0, colon);
+  std::vector<double> v;
+  std::string rest = text.substr(colon + 1);
+  size_t start = 0;
+  while (start <= rest.size()) {
+    const size_t comma = std::min(rest.find(',', start), rest.size());
+    const std::string item = rest.substr(start, comma - start);
+    char* end = nullptr;
+    const double x = std::strtod(item.c_str(), &end);
+    if (item.empty() || end != item.c_str() + item.size() || !std::isfinite(x)) throw bad("'" + item + "' is not a number");
+    v.push_back(x);
+    start = comma + 1;
+  }
+  dyn::Collider c;
+  size_t expected = 0;
+  if (shape == "sphere") c.shape = dyn::ColliderShape::Sphere, expected = 4;
+  else if (shape == "box") c.shape = dyn::ColliderShape::Box, expected = 6;
+  else if (shape == "capsule") c.shape = dyn::ColliderShape::Capsule, expected = 5;
+  else throw bad("unknown shape '" + shape + "'");
+  if (v.size() != expected) throw bad(shape + " takes " + std::to_string(expected) + " numbers, got " + std::to_string(v.size()));
+  c.pose.translation = Vec3(v[0], v[1], v[2]);
+  if (shape == "sphere") c.size = Vec3(v[3], 0, 0);
+  else if (shape == "box") c.size = Vec3(v[3], v[4], v[5]);
+  else c.size = Vec3(v[3], v[4], 0);
+  const int sizes = shape == "box" ? 3 : shape == "capsule" ? 2 : 1;
+  for (int k = 0; k < sizes; ++k)
+    if (!(c.size[k] > 0)) throw bad("sizes must be positive");
+  return c;
+}
 
 MotionClip findMotion(const Project& p, const std::string& projectPath, const std::string& motion) {
   for (const ClipObject& c : p.clips)
@@ -61,6 +100,9 @@ int simulate(const SimulateArgs& args) {
                                : args.damping == "rayleigh" ? DampingMode::Rayleigh
                                                             : DampingMode::None;
     settings.threads = args.threads;
+    settings.groundHeight = args.groundHeight;
+    if (args.friction >= 0) settings.friction = args.friction;
+    for (const std::string& c : args.colliders) settings.colliders.push_back(parseCollider(c));
     if (!args.motion.empty()) {
       settings.clip = findMotion(project, args.project, args.motion);
       settings.drive = args.drive == "kinematic" ? DriveMode::Kinematic : DriveMode::Pd;
@@ -89,6 +131,8 @@ int simulate(const SimulateArgs& args) {
                             {"contact", settings.toggles.contact},
                             {"plasticity", settings.toggles.plasticity},
                             {"damping", dampingModeName(settings.toggles.damping)},
+                            {"colliders", settings.colliders.size()},
+                            {"ground_height", settings.groundHeight},
                             {"youngs_modulus", modelOptions.material.youngsModulus},
                             {"poisson_ratio", modelOptions.material.poissonRatio},
                             {"density", modelOptions.material.density}};

@@ -349,4 +349,36 @@ TEST(CliSimulate, ProjectWithoutVolumeOrClipSaysWhatIsMissing) {
   EXPECT_NE(c.err.find("Kick"), std::string::npos) << "lists the clips: " << c.err;
 }
 
+// A box whose top is where the ground was holds the character exactly as the
+// ground does; without it (ground lowered) the character falls freely.
+TEST(CliSimulate, ABoxColliderHoldsTheCharacterLikeTheGround) {
+  const TempDir dir;
+  const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  auto comHeight = [&](std::vector<std::string> extra) {
+    const std::string stats = dir.file("s.json");
+    std::vector<std::string> args = {"simulate", project, "--seconds", "0.2", "--threads", "1", "--stats-json", stats};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const json j = json::parse(test::readBytes(stats));
+    return std::pair(j["center_of_mass"].front()[1].get<double>(), j["center_of_mass"].back()[1].get<double>());
+  };
+  const auto [start, onGround] = comHeight({});
+  const double onBox = comHeight({"--ground-height", "-2", "--collider", "box:0,-0.5,0,1,0.5,1"}).second;
+  const double falling = comHeight({"--ground-height", "-2"}).second;
+  EXPECT_NEAR(onBox, onGround, 1e-5) << "(the box's friction is 0.8, the ground's 0.9)";
+  EXPECT_GT(onGround, start - 0.1) << "the ground holds the character";
+  EXPECT_NEAR(start - falling, 0.5 * 9.81 * 0.2 * 0.2, 1e-3) << "free fall for 0.2 s";
+}
+
+TEST(CliSimulate, MalformedCollidersAreRefusedByName) {
+  const TempDir dir;
+  const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  for (const char* bad : {"box:0,0.4", "cone:1,2,3,4", "sphere:0,1,0,-1", "sphere", "capsule:0,1,0,0.1,nan"}) {
+    const ProcessResult r = cli(dir, {"simulate", project, "--seconds", "0.01", "--collider", bad});
+    EXPECT_NE(r.exitCode, 0) << bad;
+    EXPECT_NE(r.err.find(bad), std::string::npos) << "names the collider: " << r.err;
+  }
+}
+
 }  // namespace sinew
