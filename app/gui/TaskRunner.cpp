@@ -31,8 +31,10 @@ TaskRunner::TaskRunner(QWidget* window) : QObject(window), window_(window) {
       stage = shared_->stage;
     }
     if (dialog_ && !cancel_) {
+      // setValue() of a shown modal dialog processes events, in which the task
+      // may finish and onThreadFinished() drop the dialog: check again after it.
       dialog_->setValue(int(f * 1000));
-      if (!stage.isEmpty()) dialog_->setLabelText(dialog_->windowTitle() + ": " + stage + "...");
+      if (dialog_ && !stage.isEmpty()) dialog_->setLabelText(dialog_->windowTitle() + ": " + stage + "...");
     }
     emit progressChanged(f, stage);
   });
