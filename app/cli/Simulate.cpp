@@ -80,7 +80,8 @@ int simulate(const SimulateArgs& args) {
     if (args.solver != "liu2013")
       throw InputError("--solver", "solver '" + args.solver + "' is not available yet (available: liu2013)");
     const Project project = loadProject(args.project);
-    liu2013::ModelOptions modelOptions;
+    // The materials saved with the project; the flags below override the flesh.
+    liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);
     if (args.youngsModulus > 0) modelOptions.material.youngsModulus = args.youngsModulus;
     if (args.poissonRatio >= 0) modelOptions.material.poissonRatio = args.poissonRatio;
     if (args.density > 0) modelOptions.material.density = args.density;
@@ -135,6 +136,7 @@ int simulate(const SimulateArgs& args) {
                             {"ground_height", settings.groundHeight},
                             {"youngs_modulus", modelOptions.material.youngsModulus},
                             {"poisson_ratio", modelOptions.material.poissonRatio},
+                            {"material_regions", modelOptions.regions.size()},
                             {"density", modelOptions.material.density}};
     const std::string text = statsJson(rec, solver.solverName(), settings.dt, threads, setup.dump());
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");

@@ -46,6 +46,12 @@ struct ModelOptions {
   bool operator==(const ModelOptions&) const = default;
 };
 
+// The materials authored with the character (Project::simulation) as model
+// options: a setup that leaves the flesh out keeps Material's defaults.
+Material toMaterial(const FleshMaterial& m);
+FleshMaterial toFleshMaterial(const Material& m);
+ModelOptions modelOptionsFor(const SimulationSetup& setup);
+
 // What a run does (may change between steps).
 struct Settings {
   double dt = 0.0005;              // s (the paper's 0.5 ms)

@@ -318,4 +318,22 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
   return model;
 }
 
+Material toMaterial(const FleshMaterial& m) {
+  Material out;
+  out.youngsModulus = m.youngsModulus;
+  out.poissonRatio = m.poissonRatio;
+  out.density = m.density;
+  out.damping = m.damping;
+  return out;
+}
+
+FleshMaterial toFleshMaterial(const Material& m) { return {m.youngsModulus, m.poissonRatio, m.density, m.damping}; }
+
+ModelOptions modelOptionsFor(const SimulationSetup& setup) {
+  ModelOptions o;
+  if (setup.flesh) o.material = toMaterial(*setup.flesh);
+  for (const RegionMaterial& r : setup.regions) o.regions.emplace_back(r.bone, toMaterial(r.material));
+  return o;
+}
+
 }  // namespace sinew::liu2013

@@ -371,6 +371,29 @@ TEST(CliSimulate, ABoxColliderHoldsTheCharacterLikeTheGround) {
   EXPECT_NEAR(start - falling, 0.5 * 9.81 * 0.2 * 0.2, 1e-3) << "free fall for 0.2 s";
 }
 
+// The materials saved with the project are the ones simulated; a flag
+// overrides the flesh.
+TEST(CliSimulate, UsesTheProjectsMaterials) {
+  const TempDir dir;
+  Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
+  p.simulation.flesh = FleshMaterial{2e5, 0.3, 1100, 20};
+  p.simulation.regions.push_back({"Head", FleshMaterial{1e6, 0.3, 1100, 20}});
+  const std::string project = dir.file("materials.sinew");
+  saveProject(p, project);
+  const std::string stats = dir.file("s.json");
+  ProcessResult r = cli(dir, {"simulate", project, "--seconds", "0.01", "--stats-json", stats});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  json setup = json::parse(test::readBytes(stats))["summary"]["setup"];
+  EXPECT_EQ(setup["youngs_modulus"].get<double>(), 2e5);
+  EXPECT_EQ(setup["poisson_ratio"].get<double>(), 0.3);
+  EXPECT_EQ(setup["material_regions"].get<int>(), 1);
+  r = cli(dir, {"simulate", project, "--seconds", "0.01", "--youngs-modulus", "5e4", "--stats-json", stats});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  setup = json::parse(test::readBytes(stats))["summary"]["setup"];
+  EXPECT_EQ(setup["youngs_modulus"].get<double>(), 5e4);
+  EXPECT_EQ(setup["material_regions"].get<int>(), 1);
+}
+
 TEST(CliSimulate, MalformedCollidersAreRefusedByName) {
   const TempDir dir;
   const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
