@@ -28,8 +28,7 @@ struct QuantityInfo {
   bool shown;            // by default
 };
 
-// Quantities with the same unit share an axis: left for momentum and energy,
-// right for angular momentum and the inverted-tet count.
+// Quantities with the same unit share a y axis.
 const QuantityInfo kInfo[SimStatsChart::kQuantities] = {
     {"|p| linear", "Magnitude of the total linear momentum (kg m/s)", "simStatLinear", 0, QColor(31, 119, 180), false},
     {"|L| angular", "Magnitude of the total angular momentum about the centre of mass (kg m²/s)", "simStatAngular", 1,
@@ -38,14 +37,7 @@ const QuantityInfo kInfo[SimStatsChart::kQuantities] = {
     {"Elastic energy", "Elastic energy of the cage elements (J)", "simStatElastic", 2, QColor(148, 103, 189), true},
     {"Inverted tets", "Elements turned inside out", "simStatInverted", 3, QColor(214, 39, 40), false},
 };
-struct UnitInfo {
-  const char* label;
-  Qt::Alignment side;
-};
-const UnitInfo kUnits[] = {{"|p| kg·m/s", Qt::AlignLeft},
-                           {"|L| kg·m²/s", Qt::AlignRight},
-                           {"energy J", Qt::AlignLeft},
-                           {"inverted tets", Qt::AlignRight}};
+const char* const kUnits[] = {"|p| kg·m/s", "|L| kg·m²/s", "energy J", "inverted tets"};
 
 QIcon swatch(const QColor& c) {
   QPixmap pm(12, 12);
@@ -115,15 +107,20 @@ SimStatsChart::SimStatsChart(SimulationController* sim, QWidget* parent) : QWidg
   time_->setTitleFont(small);
   time_->setRange(0, 1);
   chart_->addAxis(time_, Qt::AlignBottom);
-  for (const UnitInfo& u : kUnits) {
-    auto* axis = new QValueAxis;
-    axis->setTitleText(tr(u.label));
-    axis->setLabelFormat("%.3g");
-    axis->setLabelsFont(small);
-    axis->setTitleFont(small);
-    axis->setRange(0, 1);
-    chart_->addAxis(axis, u.side);
-    units_.push_back({tr(u.label), axis});
+  for (const char* unit : kUnits) {
+    std::array<QValueAxis*, 2> sides{};
+    for (int side = 0; side < 2; ++side) {
+      auto* axis = new QValueAxis;
+      axis->setTitleText(tr(unit));
+      axis->setLabelFormat("%.3g");
+      axis->setLabelsFont(small);
+      axis->setTitleFont(small);
+      axis->setRange(0, 1);
+      axis->setVisible(false);
+      chart_->addAxis(axis, side == 0 ? Qt::AlignLeft : Qt::AlignRight);
+      sides[size_t(side)] = axis;
+    }
+    unitAxes_.push_back(sides);
   }
   markerAxis_ = new QValueAxis;
   markerAxis_->setRange(0, 1);
@@ -137,7 +134,7 @@ SimStatsChart::SimStatsChart(SimulationController* sim, QWidget* parent) : QWidg
     series_[q]->setPen(pen);
     chart_->addSeries(series_[q]);
     series_[q]->attachAxis(time_);
-    series_[q]->attachAxis(units_[size_t(kInfo[q].unit)].axis);
+    series_[q]->attachAxis(unitAxes_[size_t(kInfo[q].unit)][0]);
     series_[q]->setVisible(kInfo[q].shown);
     unitOf_[q] = kInfo[q].unit;
   }
@@ -185,6 +182,12 @@ void SimStatsChart::showEvent(QShowEvent* e) {
   refresh();
 }
 
+void SimStatsChart::resizeEvent(QResizeEvent* e) {
+  QWidget::resizeEvent(e);
+  for (int q = 0; q < kQuantities; ++q)
+    if (int(data_[q].size()) > 4 * 100) updateSeries(Quantity(q));  // decimated for the old width
+}
+
 void SimStatsChart::scheduleRefresh() {
   if (!timer_->isActive()) timer_->start();
 }
@@ -222,14 +225,18 @@ void SimStatsChart::refresh() {
 
 void SimStatsChart::updateSeries(Quantity q) {
   if (!boxes_[q]->isChecked()) return series_[q]->clear();  // drawn again when shown
-  const int columns = std::max(100, int(chart_->plotArea().width()));
+  const int columns = std::max(100, view_->width());  // the plot area is a little narrower
   series_[q]->replace(decimateForPlot(data_[q], time_->min(), time_->max(), columns));
 }
 
 void SimStatsChart::updateAxes() {
   time_->setRange(0, std::max(lastTime_, 0.1));
   time_->applyNiceNumbers();
-  for (size_t u = 0; u < units_.size(); ++u) {
+  // One y axis per side: the first unit shown goes left, the second right; a
+  // third or fourth is drawn to its own scale without an axis (a dock has no
+  // room for more).
+  int shownUnits = 0;
+  for (size_t u = 0; u < unitAxes_.size(); ++u) {
     bool visible = false;
     double top = 0;
     for (int q = 0; q < kQuantities; ++q)
@@ -237,10 +244,20 @@ void SimStatsChart::updateAxes() {
         visible = true;
         top = std::max(top, maxValue_[q]);
       }
-    QValueAxis* axis = units_[u].axis;
-    axis->setVisible(visible);
-    axis->setRange(0, top > 0 ? 1.05 * top : 1.0);
-    axis->applyNiceNumbers();
+    const int side = visible ? shownUnits++ : 0;  // 0 left, 1 right, 2 or more: none
+    for (int k = 0; k < 2; ++k) {
+      QValueAxis* axis = unitAxes_[u][size_t(k)];
+      axis->setVisible(visible && side == k);
+      axis->setRange(0, top > 0 ? 1.05 * top : 1.0);
+      axis->applyNiceNumbers();
+    }
+    const int attach = side == 1 ? 1 : 0;
+    for (int q = 0; q < kQuantities; ++q)
+      if (unitOf_[q] == int(u) && axisSide_[q] != attach) {
+        series_[q]->detachAxis(unitAxes_[u][size_t(axisSide_[q])]);
+        series_[q]->attachAxis(unitAxes_[u][size_t(attach)]);
+        axisSide_[q] = attach;
+      }
   }
 }
 

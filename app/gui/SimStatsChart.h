@@ -1,13 +1,13 @@
 // The Simulate dock's live plot (Qt Charts): per cached frame, the quantities
 // of the CLI's stats JSON (|linear momentum|, |angular momentum| about the
 // centre of mass, kinetic and elastic energy, inverted tets). The user picks
-// the series; quantities with the same unit share a y axis. A vertical line
-// marks the displayed frame. The measures are recorded on the worker thread
-// with each frame (SimulationController::frameMeasures); the chart pulls the
-// new ones at most kRefreshHz times a second and starts again when the
-// timeline's frames are dropped (Reset). A series draws at most two points
-// (the extremes) per pixel column: a minute of frames (3600 x 5 series) would
-// otherwise cost about 12 ms per redraw.
+// the series; quantities with the same unit share a y axis, one unit on each
+// side. A vertical line marks the displayed frame. The measures are recorded
+// on the worker thread with each frame (SimulationController::frameMeasures);
+// the chart pulls the new ones at most kRefreshHz times a second and starts
+// again when the timeline's frames are dropped (Reset). A series draws at
+// most four points per pixel column (decimateForPlot): a minute of frames
+// (3600 x 5 series) would otherwise cost about 12 ms per redraw.
 #pragma once
 
 #include "SimulationController.h"
@@ -55,12 +55,9 @@ class SimStatsChart : public QWidget {
 
  protected:
   void showEvent(QShowEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
 
  private:
-  struct Unit {
-    QString label;
-    QValueAxis* axis = nullptr;
-  };
   void scheduleRefresh();
   void updateSeries(Quantity q);  // from data_, decimated to the plot's width
   void updateAxes();
@@ -74,7 +71,8 @@ class SimStatsChart : public QWidget {
   std::array<std::vector<QPointF>, kQuantities> data_;  // every frame: (time, value)
   std::array<double, kQuantities> maxValue_{};
   std::array<int, kQuantities> unitOf_{};
-  std::vector<Unit> units_;
+  std::vector<std::array<QValueAxis*, 2>> unitAxes_;  // per unit: its y axis on the left and on the right
+  std::array<int, kQuantities> axisSide_{};             // the one each series is attached to
   QValueAxis* time_;
   QValueAxis* markerAxis_;  // hidden 0..1: the marker spans the plot's height
   QLineSeries* marker_;

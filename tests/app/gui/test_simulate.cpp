@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
@@ -317,6 +318,19 @@ TEST_F(SimulateTest, StatsPlotFollowsTheTimeline) {
   EXPECT_TRUE(chart->series(SimStatsChart::AngularMomentum)->isVisible());
   EXPECT_EQ(chart->pointCount(SimStatsChart::AngularMomentum), n);
   EXPECT_FALSE(chart->series(SimStatsChart::ElasticEnergy)->isVisible());
+  // One y axis per side, however many units are shown.
+  auto visibleYAxes = [&] {
+    int n = 0;
+    for (const QAbstractAxis* axis : chart->view()->chart()->axes(Qt::Vertical)) n += axis->isVisible();
+    return n;
+  };
+  EXPECT_EQ(visibleYAxes(), 2);  // J and kg m^2/s
+  chart->setShown(SimStatsChart::LinearMomentum, true);
+  chart->setShown(SimStatsChart::InvertedTets, true);
+  EXPECT_EQ(visibleYAxes(), 2);
+  EXPECT_EQ(chart->pointCount(SimStatsChart::InvertedTets), n);
+  chart->setShown(SimStatsChart::LinearMomentum, false);
+  chart->setShown(SimStatsChart::InvertedTets, false);
 
   QCoreApplication::processEvents();
   panel->grab().save("/tmp/sinew-simulate-dock.png");
