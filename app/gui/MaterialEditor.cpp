@@ -1,7 +1,7 @@
 #include "MaterialEditor.h"
 
 #include "Commands.h"
-#include "SimulationController.h"
+#include "liu2013/Liu2013.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -33,6 +33,9 @@ QDoubleSpinBox* spin(QWidget* parent, const char* name, double lo, double hi, in
   s->setKeyboardTracking(false);  // one edit per typed value, not per digit
   return s;
 }
+
+// What the solver uses when the project sets no flesh material.
+const FleshMaterial defaultFlesh = liu2013::toFleshMaterial(liu2013::Material{});
 
 double& fieldOf(FleshMaterial& m, const char* field) {
   if (!std::strcmp(field, "youngsModulus")) return m.youngsModulus;
@@ -123,7 +126,7 @@ FleshMaterial MaterialEditor::materialOf(const QString& bone) const {
   if (!bone.isEmpty())
     for (const RegionMaterial& r : s.regions)
       if (QString::fromStdString(r.bone) == bone) return r.material;
-  return s.flesh.value_or(defaultFlesh());
+  return s.flesh.value_or(defaultFlesh);
 }
 
 void MaterialEditor::refresh() {
@@ -229,7 +232,7 @@ void MaterialEditor::applyValue(const char* field, double value) {
   SimulationSetup s = doc_->project().simulation;
   FleshMaterial* m = nullptr;
   if (selected_.isEmpty()) {
-    if (!s.flesh) s.flesh = defaultFlesh();
+    if (!s.flesh) s.flesh = defaultFlesh;
     m = &*s.flesh;
   } else {
     for (RegionMaterial& r : s.regions)

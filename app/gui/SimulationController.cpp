@@ -12,28 +12,6 @@
 
 namespace sinew::app {
 
-liu2013::Material toLiu2013(const FleshMaterial& m) {
-  liu2013::Material out;
-  out.youngsModulus = m.youngsModulus;
-  out.poissonRatio = m.poissonRatio;
-  out.density = m.density;
-  out.damping = m.damping;
-  return out;
-}
-
-FleshMaterial fromLiu2013(const liu2013::Material& m) {
-  return {m.youngsModulus, m.poissonRatio, m.density, m.damping};
-}
-
-FleshMaterial defaultFlesh() { return fromLiu2013(liu2013::Material{}); }
-
-liu2013::ModelOptions liu2013Options(const SimulationSetup& setup) {
-  liu2013::ModelOptions o;
-  if (setup.flesh) o.material = toLiu2013(*setup.flesh);
-  for (const RegionMaterial& r : setup.regions) o.regions.emplace_back(r.bone, toLiu2013(r.material));
-  return o;
-}
-
 SimulationController::SimulationController(Document* doc, ViewportWidget* view, Log* log, ViewportInteraction* inner,
                                            QObject* parent)
     : QObject(parent), doc_(doc), view_(view), log_(log), inner_(inner) {
@@ -227,7 +205,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
   bool builtHere = false;
   try {
     if (!solver_) {
-      auto model = liu2013::buildLiu2013Model(project, liu2013Options(project.simulation));
+      auto model = liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation));
       auto solver = std::make_unique<liu2013::Liu2013Solver>(model, settings);
       std::lock_guard lock(mutex_);
       model_ = model;

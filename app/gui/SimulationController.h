@@ -27,12 +27,6 @@ class QTimer;
 
 namespace sinew::app {
 
-// The project's materials as Liu 2013 model options (unset: the solver's defaults).
-liu2013::ModelOptions liu2013Options(const SimulationSetup& setup);
-liu2013::Material toLiu2013(const FleshMaterial& m);
-FleshMaterial fromLiu2013(const liu2013::Material& m);
-FleshMaterial defaultFlesh();  // liu2013::Material's defaults
-
 class SimulationController : public QObject, public ViewportInteraction {
   Q_OBJECT
  public:

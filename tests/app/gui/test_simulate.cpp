@@ -284,7 +284,7 @@ TEST_F(SimulateTest, StatsPlotFollowsTheTimeline) {
   const std::vector<SimMeasures> m = sim->frameMeasures(0, &revision);
   ASSERT_EQ(int(m.size()), n);
   const Project& project = window->document()->project();
-  liu2013::Liu2013Solver reference(liu2013::buildLiu2013Model(project, liu2013Options(project.simulation)), {});
+  liu2013::Liu2013Solver reference(liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation)), {});
   const int stepsPerFrame = int(std::lround(SimulationController::kFrameTime / reference.dt()));
   RunOptions options;
   options.seconds = (n - 1) * stepsPerFrame * reference.dt();
