@@ -142,26 +142,8 @@ int simulate(const SimulateArgs& args) {
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
 
     if (!args.exportDir.empty()) {
-      fs::create_directories(args.exportDir);
-      const std::string base = fs::path(args.project).stem().string();
-      writeObjSequence(args.exportDir, base, model->surfaceTriangles, rec.surfaces);
-      writePc2((fs::path(args.exportDir) / (base + ".pc2")).string(), rec.surfaces, 0.0, 1.0);
-      // Skeleton animation: root position and joint rotations relative to the rest frames.
-      const Skeleton& skel = project.skeleton->skeleton;
-      std::vector<Vec3> roots;
-      std::vector<std::vector<Quat>> rotations;
-      for (const std::vector<Transform>& world : rec.joints) {
-        roots.push_back(world[0].translation);
-        std::vector<Quat> r(world.size());
-        for (size_t j = 0; j < world.size(); ++j) {
-          const int32_t parent = skel.joints[j].parent;
-          const Transform local = parent >= 0 ? world[parent].inverse() * world[j] : world[j];
-          r[j] = (skel.joints[j].restLocal.rotation.conjugate() * local.rotation).normalized();
-        }
-        rotations.push_back(std::move(r));
-      }
-      writeBvh(skeletonAnimationClip(skel, roots, rotations, 1.0 / args.fps),
-               (fs::path(args.exportDir) / (base + ".bvh")).string());
+      SimulatedAnimation anim{model->surfaceTriangles, rec.surfaces, rec.joints, 1.0 / args.fps};
+      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim, &project.skeleton->skeleton);
     }
 
     std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << settings.dt * 1000

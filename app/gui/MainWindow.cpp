@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "Commands.h"
+#include "io/AnimationExport.h"
 #include "io/AssimpImport.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
@@ -21,6 +22,7 @@
 #include <QGroupBox>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QScrollArea>
 #include <QToolButton>
@@ -374,6 +376,8 @@ void MainWindow::buildMenus() {
   sim->addAction(actSimPlay);
   sim->addAction(actSimStep);
   sim->addAction(actSimReset);
+  sim->addSeparator();
+  sim->addAction(actSimExport);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(actControls);
@@ -571,12 +575,61 @@ void MainWindow::buildSimulate() {
   actSimPlay = makeAction(this, "SimPlay", tr("Simulate: Play/Pause"), QKeySequence(Qt::SHIFT | Qt::Key_Space));
   actSimStep = makeAction(this, "SimStep", tr("Simulate: Step One Frame"), QKeySequence(Qt::SHIFT | Qt::Key_Period));
   actSimReset = makeAction(this, "SimReset", tr("Simulate: Reset"), QKeySequence(Qt::SHIFT | Qt::Key_Home));
+  actSimExport = makeAction(this, "SimExport", tr("Export Simulation..."), QKeySequence());
+  actSimExport->setToolTip(tr("Write the simulated frames as an OBJ sequence, a .pc2 point cache (Blender) and a .bvh"));
   for (QAction* a : {actSimPlay, actSimStep, actSimReset}) addAction(a);
+  connect(actSimExport, &QAction::triggered, this, [this] {
+    if (!sim_->hasSimulation()) {
+      showError(tr("Export Simulation"), tr("Nothing is simulated yet: press Play in the Simulate panel first."));
+      return;
+    }
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export Simulation To"));
+    if (!dir.isEmpty()) exportSimulation(dir);
+  });
+  auto* exportButton = new QPushButton(tr("Export Simulation..."), simPanel_);
+  exportButton->setObjectName("simExport");
+  exportButton->setToolTip(actSimExport->toolTip());
+  connect(exportButton, &QPushButton::clicked, actSimExport, &QAction::trigger);
+  simPanel_->layout()->addWidget(exportButton);
   connect(actSimPlay, &QAction::triggered, sim_, &SimulationController::togglePlay);
   connect(actSimStep, &QAction::triggered, sim_, &SimulationController::step);
   connect(actSimReset, &QAction::triggered, sim_, &SimulationController::reset);
   connect(sim_, &SimulationController::failed, this,
           [this](const QString& title, const QString& message) { showError(title, message); });
+}
+
+bool MainWindow::exportSimulation(const QString& directory) {
+  SimulatedAnimation anim = sim_->recordedAnimation();
+  if (anim.surfaces.empty()) {
+    log_.error(tr("Export Simulation: nothing is simulated yet"));
+    return false;
+  }
+  const Project& p = doc_.project();
+  std::optional<Skeleton> skeleton;
+  if (p.skeleton) skeleton = p.skeleton->skeleton;
+  QString base = QString::fromStdString(p.name).trimmed();
+  base.replace(QRegularExpression("[^A-Za-z0-9_.-]+"), "_");
+  if (base.isEmpty()) base = "simulation";
+  const std::string dir = directory.toStdString(), name = base.toStdString();
+  const size_t frames = anim.surfaces.size();
+  auto written = std::make_shared<std::vector<std::string>>();
+  return tasks_->run(
+      tr("Exporting the simulation"),
+      [anim = std::move(anim), skeleton, dir, name, written](const Progress& progress) {
+        *written = exportSimulatedAnimation(dir, name, anim, skeleton ? &*skeleton : nullptr, progress);
+      },
+      [this, written, frames, directory] {
+        QStringList files;
+        for (const std::string& f : *written) files << QFileInfo(QString::fromStdString(f)).fileName();
+        log_.info(tr("Exported %1 simulated frames to %2: %3 (OBJ sequence), %4")
+                      .arg(frames).arg(directory).arg(files.value(0)).arg(files.mid(1).join(", ")));
+        statusBar()->showMessage(tr("Simulation exported"), 4000);
+      },
+      [this](const QString& message, bool cancelled) {
+        if (cancelled) return log_.info(tr("Export Simulation: cancelled; the files written so far are kept"));
+        log_.error(tr("Export Simulation: %1").arg(message));
+        showError(tr("Export Simulation"), message);
+      });
 }
 
 void MainWindow::buildVolumePanel() {

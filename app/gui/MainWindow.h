@@ -138,6 +138,10 @@ class MainWindow : public QMainWindow {
   // Builds rig parts for the target mesh in the background (see sim/rig/RigBuild.h);
   // the result is one undo step. Returns false if another task is running.
   bool runRigBuild(const RigBuildOptions& options, const QString& title);
+  // Writes the simulated frames (the Simulate timeline) into `directory` as an
+  // OBJ sequence, a .pc2 point cache and a .bvh, in the background. Returns
+  // false (and says why) when nothing is simulated or another task runs.
+  bool exportSimulation(const QString& directory);
 
  private:
   QVBoxLayout* rigLayout_ = nullptr;  // the Rig dock's sections
@@ -153,7 +157,7 @@ class MainWindow : public QMainWindow {
   QAction *actFrameSelected, *actFrameAll;
   QAction *actPlay, *actStepForward, *actStepBack, *actRewind, *actLoop;
   QAction *actAbout, *actControls;
-  QAction *actSimPlay, *actSimStep, *actSimReset;
+  QAction *actSimPlay, *actSimStep, *actSimReset, *actSimExport;
   QAction *actToolSelect, *actToolPlace, *actToolMove, *actToolPose, *actToolPaint;
   QAction *actInsertJoint, *actMirrorLR, *actMirrorRL, *actSymmetrize, *actBoneShapes, *actFitSkeleton,
       *actImportSkeleton, *actResetPose;

@@ -324,6 +324,19 @@ std::vector<Vec3> SimulationController::frameSurface(int index) const {
   return frames_[size_t(index)].surface;
 }
 
+SimulatedAnimation SimulationController::recordedAnimation() const {
+  SimulatedAnimation a;
+  a.frameTime = kFrameTime;
+  std::lock_guard lock(mutex_);
+  if (!model_ || frames_.empty()) return a;
+  a.triangles = model_->surfaceTriangles;
+  for (const Frame& f : frames_) {
+    a.surfaces.push_back(f.surface);
+    a.jointPoses.push_back(f.joints);
+  }
+  return a;
+}
+
 std::vector<SimMeasures> SimulationController::frameMeasures(int first, uint64_t* outRevision) const {
   std::lock_guard lock(mutex_);
   if (outRevision) *outRevision = framesRevision_;

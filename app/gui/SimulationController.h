@@ -11,6 +11,7 @@
 #include "Document.h"
 #include "Log.h"
 #include "ViewportWidget.h"
+#include "io/AnimationExport.h"
 #include "liu2013/Liu2013.h"
 
 #include <QObject>
@@ -67,6 +68,8 @@ class SimulationController : public QObject, public ViewportInteraction {
   double realtimeFactor() const { return realtime_; }
   double msPerStep() const { return msPerStep_; }
   std::vector<Vec3> frameSurface(int index) const;
+  // Every cached frame's surface and joint poses, for export (empty before the first Play).
+  SimulatedAnimation recordedAnimation() const;
   // Measures of frames [first, frameCount()) and the timeline's revision,
   // which changes whenever cached frames are dropped (Reset, resuming from a
   // scrubbed frame, a rebuilt model): then a plot starts again from 0.

@@ -1,6 +1,7 @@
 #include "io/AnimationExport.h"
 
 #include "core/Error.h"
+#include "io/Bvh.h"
 #include "io/FileUtil.h"
 
 #include <bit>
@@ -309,6 +310,38 @@ MotionClip skeletonAnimationClip(const Skeleton& s, const std::vector<Vec3>& roo
   }
   clip.validate(context);
   return clip;
+}
+
+std::vector<std::string> exportSimulatedAnimation(const std::string& directory, const std::string& baseName,
+                                                  const SimulatedAnimation& a, const Skeleton* skeleton,
+                                                  const Progress& progress) {
+  if (a.surfaces.empty()) throw InputError(directory, "there are no simulated frames to export");
+  std::vector<std::string> written;
+  writeObjSequence(directory, baseName, a.triangles, a.surfaces, progress);
+  written.push_back((fs::path(directory) / objSequenceFileName(baseName, 0)).string());
+  const std::string pc2 = (fs::path(directory) / (baseName + ".pc2")).string();
+  writePc2(pc2, a.surfaces, 0.0, 1.0);
+  written.push_back(pc2);
+  if (skeleton && !a.jointPoses.empty()) {
+    std::vector<Vec3> roots;
+    std::vector<std::vector<Quat>> rotations;
+    for (const std::vector<Transform>& world : a.jointPoses) {
+      if (world.size() != skeleton->joints.size())
+        throw std::invalid_argument("exportSimulatedAnimation: joint poses do not match the skeleton");
+      roots.push_back(world[0].translation);
+      std::vector<Quat> r(world.size());
+      for (size_t j = 0; j < world.size(); ++j) {
+        const int32_t parent = skeleton->joints[j].parent;
+        const Transform local = parent >= 0 ? world[size_t(parent)].inverse() * world[j] : world[j];
+        r[j] = (skeleton->joints[j].restLocal.rotation.conjugate() * local.rotation).normalized();
+      }
+      rotations.push_back(std::move(r));
+    }
+    const std::string bvh = (fs::path(directory) / (baseName + ".bvh")).string();
+    writeBvh(skeletonAnimationClip(*skeleton, roots, rotations, a.frameTime), bvh);
+    written.push_back(bvh);
+  }
+  return written;
 }
 
 }  // namespace sinew

@@ -103,4 +103,23 @@ MotionClip skeletonAnimationClip(const Skeleton& s, const std::vector<Vec3>& roo
 // closer); without, x lies in [-90, 90] and z, y in (-180, 180].
 Vec3 eulerZxyDegrees(const Quat& q, const Vec3* near = nullptr);
 
+// ---------------------------------------------------------------------------
+// A simulated animation, exported all three ways
+
+struct SimulatedAnimation {
+  std::vector<Tri> triangles;                        // the simulated surface's
+  std::vector<std::vector<Vec3>> surfaces;           // (nFrames x nVertices)
+  std::vector<std::vector<Transform>> jointPoses;    // (nFrames x nJoints) world; empty: no BVH
+  double frameTime = 1.0 / 60;                       // s between frames
+};
+
+// Writes <directory>/<baseName>_NNNN.obj per frame, <baseName>.pc2 and, with
+// joint poses and a skeleton, <baseName>.bvh (each joint's rotation relative
+// to its rest frame, the root's position). Returns the paths written (the OBJ
+// sequence as its first file). Progress covers the OBJ files, most of the
+// work; a cancelled export leaves the files written so far.
+std::vector<std::string> exportSimulatedAnimation(const std::string& directory, const std::string& baseName,
+                                                  const SimulatedAnimation& animation, const Skeleton* skeleton,
+                                                  const Progress& progress = Progress::none());
+
 }  // namespace sinew

@@ -435,5 +435,49 @@ TEST(SkeletonAnimation, RejectsBadInput) {
   EXPECT_THROW(skeletonAnimationClip(Skeleton{}, {}, {}, 0.1), InputError);
 }
 
+
+// The three files of a simulated animation: OBJ frames and PC2 hold the
+// surfaces, the BVH's world joint positions are the simulated ones.
+TEST(SimulatedAnimationExport, WritesObjPc2AndBvhThatReadBack) {
+  const TempDir dir;
+  const Skeleton s = makeHumanoidSkeleton();
+  std::mt19937 rng(5);
+  const int frames = 12;
+  const auto rotations = smoothRandomRotations(s.size(), frames, rng);
+  SimulatedAnimation a;
+  a.triangles = {{0, 1, 2}, {0, 2, 3}};
+  a.frameTime = 1.0 / 30;
+  for (int f = 0; f < frames; ++f) {
+    a.surfaces.push_back({Vec3(0, 0, 0.01 * f), Vec3(1, 0, 0), Vec3(1, 1, 0), Vec3(0, 1, 0.5)});
+    std::vector<Transform> local(s.size());
+    for (size_t j = 0; j < s.size(); ++j) {
+      local[j] = s.joints[j].restLocal;
+      local[j].rotation = (local[j].rotation * rotations[f][j]).normalized();
+    }
+    local[0].translation += Vec3(0.02 * f, 0, 0);
+    a.jointPoses.push_back(s.worldFromLocal(local));
+  }
+  const std::vector<std::string> files = exportSimulatedAnimation(dir.file("out"), "walk", a, &s);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("out/walk_0011.obj")));
+  const auto cache = readPc2(dir.file("out/walk.pc2"));
+  ASSERT_EQ(cache.size(), size_t(frames));
+  EXPECT_LT((cache[7][0] - a.surfaces[7][0]).norm(), 1e-6);
+  const MotionClip clip = readBvh(dir.file("out/walk.bvh"));
+  ASSERT_EQ(clip.frameCount, frames);
+  EXPECT_NEAR(clip.frameTime, 1.0 / 30, 1e-9);
+  const Skeleton fromClip = clip.skeleton();
+  for (int f = 0; f < frames; f += 3) {
+    const std::vector<Transform> world = fromClip.worldFromLocal(clip.localPose(f));
+    for (size_t j = 0; j < s.size(); ++j)
+      EXPECT_LT((world[j].translation - a.jointPoses[f][j].translation).norm(), 1e-5) << "frame " << f << " joint " << j;
+  }
+  // Nothing to export, or poses that do not fit the skeleton.
+  EXPECT_THROW(exportSimulatedAnimation(dir.file("empty"), "x", SimulatedAnimation{}, &s), InputError);
+  SimulatedAnimation wrong = a;
+  wrong.jointPoses[0].pop_back();
+  EXPECT_THROW(exportSimulatedAnimation(dir.file("wrong"), "x", wrong, &s), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace sinew
