@@ -15,6 +15,7 @@
 #include "core/Progress.h"
 #include "dynamics/Articulated.h"
 #include "dynamics/Colliders.h"
+#include "liu2013/ElementKernel.h"
 #include "model/Project.h"
 #include "solver/Simulation.h"
 
@@ -99,6 +100,7 @@ struct Liu2013Model {
   std::vector<Influence> influences;
   std::vector<int32_t> cornerOffsets;        // node -> (tet*4 + corner) incidences, CSR
   std::vector<int32_t> corners;
+  ElementBlocks elements;                    // the elements again, in SIMD blocks for the element loop
   // Fine surface.
   std::vector<Tri> surfaceTriangles;
   std::vector<Vec3> surfaceRest;

@@ -315,6 +315,7 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     if (t < 0 || t >= static_cast<int32_t>(nTets))
       throw InputError(cage->name, "surface vertex " + std::to_string(v) + " is embedded in a tetrahedron that does not exist: rebuild the rig");
   }
+  m.elements = makeElementBlocks(m.tets, m.restShapeInverse, m.mu, m.lambda, m.restVolume);
   return model;
 }
 

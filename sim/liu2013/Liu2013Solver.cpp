@@ -6,7 +6,6 @@
 
 #include "core/Error.h"
 
-#include <Eigen/SVD>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -22,91 +21,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
-
-// Rotation part of A, warm-started at q: the rotation maximising tr(R^T A)
-// (Mueller et al. 2016). Always a proper rotation, also for inverted A, but
-// converges linearly: used where A is inverted or degenerate.
-void rotationByIteration(const Mat3& a, Quat& q) {
-  for (int iter = 0; iter < 40; ++iter) {
-    const Mat3 r = q.toRotationMatrix();
-    const Vec3 num = r.col(0).cross(a.col(0)) + r.col(1).cross(a.col(1)) + r.col(2).cross(a.col(2));
-    const double den = std::abs(r.col(0).dot(a.col(0)) + r.col(1).dot(a.col(1)) + r.col(2).dot(a.col(2))) + 1e-12;
-    const Vec3 omega = num / den;
-    const double angle = omega.norm();
-    if (angle < 1e-10) break;
-    q = (Quat(Eigen::AngleAxisd(angle, omega / angle)) * q).normalized();
-  }
-}
-
-// Polar rotation R of A = R S, warm-started at the previous rotation r:
-// Newton's iteration X <- (X + X^-T) / 2 on r^T A, which is nearly
-// symmetric, so two or three iterations reach 1e-10. Updates r. Two
-// independent decompositions run interleaved (the iteration is
-// latency-bound: a 3x3 inverse with a division per step).
-bool invertible(const Mat3& x) {
-  const double scale = x.squaredNorm() / 3.0;
-  return x.determinant() > 1e-9 * scale * std::sqrt(scale);
-}
-
-void polarFallback(const Mat3& a, Mat3& r) {
-  // Inverted or flat: the iterative rotation fit, which never returns a reflection.
-  Quat q(r);
-  q.normalize();
-  rotationByIteration(a, q);
-  r = q.toRotationMatrix();
-}
-
-void polarRotation(const Mat3& a, Mat3& r) {
-  Mat3 x = r.transpose() * a;
-  if (!invertible(x)) return polarFallback(a, r);
-  for (int it = 0; it < 20; ++it) {
-    const Mat3 next = 0.5 * (x + x.inverse().transpose());
-    const double change = (next - x).squaredNorm();
-    x = next;
-    if (change < 1e-10) break;
-  }
-  r = r * x;
-}
-
-void polarRotations(const Mat3& a1, Mat3& r1, const Mat3& a2, Mat3& r2) {
-  Mat3 x1 = r1.transpose() * a1, x2 = r2.transpose() * a2;
-  if (!invertible(x1) || !invertible(x2)) {
-    polarRotation(a1, r1);
-    polarRotation(a2, r2);
-    return;
-  }
-  for (int it = 0; it < 20; ++it) {
-    const Mat3 n1 = 0.5 * (x1 + x1.inverse().transpose());
-    const Mat3 n2 = 0.5 * (x2 + x2.inverse().transpose());
-    const double change = std::max((n1 - x1).squaredNorm(), (n2 - x2).squaredNorm());
-    x1 = n1;
-    x2 = n2;
-    if (change < 1e-10) break;
-  }
-  r1 = r1 * x1;
-  r2 = r2 * x2;
-}
-
-// The plastic reference F_p with its principal stretches kept at or above
-// `minStretch`. Linear blend skinning collapses elements at deep creases
-// (groin, armpit) and can even invert them; flesh cannot, so the reference is
-// projected back to a valid shape (an inverted F_p gets its smallest
-// singular value's sign flipped first, as in invertible FEM).
-Mat3 clampPlasticStretch(const Mat3& fp, double minStretch) {
-  Eigen::JacobiSVD<Mat3> svd(fp, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 u = svd.matrixU(), v = svd.matrixV();
-  Vec3 sigma = svd.singularValues();
-  if (u.determinant() < 0) {
-    u.col(2) = -u.col(2);
-    sigma[2] = -sigma[2];
-  }
-  if (v.determinant() < 0) {
-    v.col(2) = -v.col(2);
-    sigma[2] = -sigma[2];
-  }
-  for (int k = 0; k < 3; ++k) sigma[k] = std::max(sigma[k], minStretch);
-  return u * sigma.asDiagonal() * v.transpose();
-}
 
 Vec3 logMap(const Quat& qIn) {
   Quat q = qIn;
@@ -307,75 +221,29 @@ void Liu2013Solver::accumulateForces() {
   sc.cornerForce.resize(nTets * 4);
   sc.inverted.resize(nTets);
   sc.elementEnergy.resize(nTets);
-  const bool plastic = tg.plasticity;
-  const bool rayleigh = tg.damping == DampingMode::Rayleigh;
-  const double beta = settings_.rayleighStiffness;
-  const double minStretch = settings_.minPlasticStretch;
-  const double jLimit = settings_.compressionLimit;
 
   auto t0 = Clock::now();
-  // (b) Elastic forces of the pose-based corotated model (eq. 7-16), per element.
+  // (b) Elastic forces of the pose-based corotated model (eq. 7-16), per
+  // element, a SIMD block of elements at a time (ElementKernel.h).
+  ElementInput in;
+  in.x = state_.x.data();
+  in.v = state_.v.data();
+  in.reference = sc.reference.data();
+  in.limiterStiffness = sc.limiterStiffness.data();
+  in.plasticity = tg.plasticity;
+  in.rayleigh = tg.damping == DampingMode::Rayleigh;
+  in.rayleighStiffness = settings_.rayleighStiffness;
+  in.minPlasticStretch = settings_.minPlasticStretch;
+  in.compressionLimit = settings_.compressionLimit;
+  ElementOutput out;
+  out.rotation = state_.rotation.data();
+  out.plasticRotation = state_.plasticRotation.data();
+  out.cornerForce = sc.cornerForce.data();
+  out.energy = sc.elementEnergy.data();
+  out.inverted = sc.inverted.data();
   sc.arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, nTets, 128), [&](const tbb::blocked_range<size_t>& r) {
-      for (size_t t = r.begin(); t < r.end(); ++t) {
-        const Tet& tet = m.tets[t];
-        const Mat3& bmInv = m.restShapeInverse[t];
-        const Vec3& x0 = state_.x[tet[0]];
-        Mat3 ds;
-        ds << state_.x[tet[1]] - x0, state_.x[tet[2]] - x0, state_.x[tet[3]] - x0;
-        const Mat3 f = ds * bmInv;                       // eq. 9
-        Mat3& rot = state_.rotation[t];
-        Mat3 g;                                          // R R_p^T F_p (identity plasticity: R)
-        double restJ = 1;                                // det F_p: the volume ratio the reference asks for
-        if (plastic) {
-          const Vec3& p0 = sc.reference[tet[0]];
-          Mat3 dp;
-          dp << sc.reference[tet[1]] - p0, sc.reference[tet[2]] - p0, sc.reference[tet[3]] - p0;
-          Mat3 fp = dp * bmInv;                          // F_p = B_p B_m^-1
-          restJ = fp.determinant();
-          if (restJ < minStretch) {
-            fp = clampPlasticStretch(fp, minStretch);
-            restJ = fp.determinant();
-          }
-          Mat3& rStar = state_.plasticRotation[t];
-          polarRotations(f, rot, fp * f.transpose(), rStar);  // F = R S, F_p F^T = R* S*
-          g = rStar.transpose() * fp;                    // R R_p^T F_p with R_p = R* R
-        } else {
-          polarRotation(f, rot);                         // F = R S
-          g = rot;
-        }
-        const Mat3 strain = rot.transpose() * (f - g);   // eq. 15: R^T F - R_p^T F_p
-        const double tr = strain.trace();
-        Mat3 stress = 2 * m.mu[t] * (f - g) + m.lambda[t] * tr * rot;  // eq. 16
-        double energy = m.mu[t] * strain.squaredNorm() + 0.5 * m.lambda[t] * tr * tr;
-        // Compression limiter: below `compressionLimit` of the reference's volume
-        // J_p the element also stores k/2 (J - limit J_p)^2, which depends on F
-        // only through J = det F (so momentum is still conserved) and keeps a
-        // squashed element from passing through itself on impacts.
-        const double j = f.determinant(), jMin = jLimit * restJ;
-        if (j < jMin) {
-          const double k = sc.limiterStiffness[t];
-          Mat3 cofactor;  // dJ/dF
-          cofactor << f.col(1).cross(f.col(2)), f.col(2).cross(f.col(0)), f.col(0).cross(f.col(1));
-          stress += k * (j - jMin) * cofactor;
-          energy += 0.5 * k * (j - jMin) * (j - jMin);
-        }
-        sc.elementEnergy[t] = m.restVolume[t] * energy;
-        if (rayleigh) {
-          const Vec3& v0 = state_.v[tet[0]];
-          Mat3 dv;
-          dv << state_.v[tet[1]] - v0, state_.v[tet[2]] - v0, state_.v[tet[3]] - v0;
-          const Mat3 d = rot.transpose() * (dv * bmInv);
-          const Mat3 sym = 0.5 * (d + d.transpose());
-          stress += beta * rot * (2 * m.mu[t] * sym + m.lambda[t] * sym.trace() * Mat3::Identity());
-        }
-        const Mat3 h = -m.restVolume[t] * stress * bmInv.transpose();
-        sc.cornerForce[t * 4 + 1] = h.col(0);
-        sc.cornerForce[t * 4 + 2] = h.col(1);
-        sc.cornerForce[t * 4 + 3] = h.col(2);
-        sc.cornerForce[t * 4 + 0] = -(h.col(0) + h.col(1) + h.col(2));
-        sc.inverted[t] = f.determinant() <= 0 ? 1 : 0;
-      }
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, m.elements.blocks, 16), [&](const tbb::blocked_range<size_t>& r) {
+      computeElements(m.elements, r.begin(), r.end(), in, out);
     });
   });
   sc.invertedCount = 0;
