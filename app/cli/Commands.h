@@ -6,6 +6,7 @@
 
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,8 +98,8 @@ struct SimulateArgs {
   int threads = 0;
   double youngsModulus = 0, poissonRatio = -1, density = 0, poseDamping = -1;  // <= 0 / < 0: defaults
   std::vector<std::string> colliders;  // sphere:x,y,z,r | box:x,y,z,hx,hy,hz | capsule:x,y,z,r,halfLength
-  double groundHeight = 0;
-  double friction = -1;             // < 0: the solver's default
+  std::optional<double> groundHeight;  // nullopt: the project's (or 0)
+  std::optional<double> friction;      // nullopt: the project's (or the solver's default)
   std::string statsJson;
   std::string exportDir;
 };

@@ -27,7 +27,7 @@ namespace {
 bool onOff(const std::string& v) { return v == "on"; }
 
 // "sphere:x,y,z,r", "box:x,y,z,hx,hy,hz" or "capsule:x,y,z,r,halfLength".
-dyn::Collider parseCollider(const std::string& text) {
+Collider parseCollider(const std::string& text, size_t index) {
   const auto bad = [&](const std::string& why) {
     return InputError("--collider " + text, why + " (expected sphere:x,y,z,radius, box:x,y,z,hx,hy,hz or capsule:x,y,z,radius,halfLength)");
   };
@@ -46,14 +46,14 @@ dyn::Collider parseCollider(const std::string& text) {
     v.push_back(x);
     start = comma + 1;
   }
-  dyn::Collider c;
-  size_t expected = 0;
-  if (shape == "sphere") c.shape = dyn::ColliderShape::Sphere, expected = 4;
-  else if (shape == "box") c.shape = dyn::ColliderShape::Box, expected = 6;
-  else if (shape == "capsule") c.shape = dyn::ColliderShape::Capsule, expected = 5;
-  else throw bad("unknown shape '" + shape + "'");
+  Collider c;
+  const std::optional<ColliderShape> kind = colliderShapeFromName(shape);
+  if (!kind) throw bad("unknown shape '" + shape + "'");
+  c.shape = *kind;
+  c.name = "--collider " + std::to_string(index + 1);
+  const size_t expected = shape == "sphere" ? 4 : shape == "box" ? 6 : 5;
   if (v.size() != expected) throw bad(shape + " takes " + std::to_string(expected) + " numbers, got " + std::to_string(v.size()));
-  c.pose.translation = Vec3(v[0], v[1], v[2]);
+  c.center = Vec3(v[0], v[1], v[2]);
   if (shape == "sphere") c.size = Vec3(v[3], 0, 0);
   else if (shape == "box") c.size = Vec3(v[3], v[4], v[5]);
   else c.size = Vec3(v[3], v[4], 0);
@@ -101,9 +101,11 @@ int simulate(const SimulateArgs& args) {
                                : args.damping == "rayleigh" ? DampingMode::Rayleigh
                                                             : DampingMode::None;
     settings.threads = args.threads;
-    settings.groundHeight = args.groundHeight;
-    if (args.friction >= 0) settings.friction = args.friction;
-    for (const std::string& c : args.colliders) settings.colliders.push_back(parseCollider(c));
+    // The scene saved with the project, then the command line's changes.
+    liu2013::applyScene(project.simulation, settings);
+    if (args.groundHeight) settings.groundHeight = *args.groundHeight;
+    if (args.friction) settings.friction = *args.friction;
+    for (size_t i = 0; i < args.colliders.size(); ++i) settings.colliders.push_back(parseCollider(args.colliders[i], i));
     if (!args.motion.empty()) {
       settings.clip = findMotion(project, args.project, args.motion);
       settings.drive = args.drive == "kinematic" ? DriveMode::Kinematic : DriveMode::Pd;

@@ -88,9 +88,9 @@ int main(int argc, char** argv) {
   sim->add_option("--pose-damping", simArgs.poseDamping, "Pose-based damping coefficient c, 1/s")->check(CLI::Range(0.0, 1e4));
   sim->add_option("--collider", simArgs.colliders,
                   "A static collider (repeatable): sphere:x,y,z,radius | box:x,y,z,hx,hy,hz (half extents) | "
-                  "capsule:x,y,z,radius,halfLength (axis along y); metres");
-  sim->add_option("--ground-height", simArgs.groundHeight, "Height of the ground plane, m (default 0)")->check(CLI::Range(-1e3, 1e3));
-  sim->add_option("--friction", simArgs.friction, "Ground friction coefficient (default 0.9)")->check(CLI::Range(0.0, 10.0));
+                  "capsule:x,y,z,radius,halfLength (axis along y); metres; added to the project's colliders");
+  sim->add_option("--ground-height", simArgs.groundHeight, "Height of the ground plane, m (default: the project's, or 0)")->check(CLI::Range(-1e3, 1e3));
+  sim->add_option("--friction", simArgs.friction, "Ground friction coefficient (default: the project's, or 0.9)")->check(CLI::Range(0.0, 10.0));
   sim->add_option("--stats-json", simArgs.statsJson, "Write per-frame stats and a summary as JSON");
   sim->add_option("--export", simArgs.exportDir, "Write the surface as OBJ sequence and .pc2, the skeleton as .bvh, to this folder");
 

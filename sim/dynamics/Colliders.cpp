@@ -18,8 +18,8 @@ ContactPoint sphereAt(const Vec3& centre, double radius, const Vec3& p) {
 
 }  // namespace
 
-ContactPoint probe(const Collider& c, const Vec3& p) {
-  const Vec3 local = c.pose.inverse().apply(p);
+ContactPoint probe(const Collider& c, const Transform& pose, const Vec3& p) {
+  const Vec3 local = pose.rotation.conjugate() * (p - pose.translation);
   ContactPoint out;
   switch (c.shape) {
     case ColliderShape::Sphere:
@@ -50,8 +50,69 @@ ContactPoint probe(const Collider& c, const Vec3& p) {
       break;
     }
   }
-  out.normal = c.pose.rotation * out.normal;
+  out.normal = pose.rotation * out.normal;
   return out;
+}
+
+namespace {
+
+// A UV sphere of `radius` whose upper half is lifted by +h and lower half
+// lowered by -h along y: a sphere for h = 0, a capsule otherwise.
+TriMesh roundedMesh(double radius, double h, int segments) {
+  const int rings = segments / 2 + (segments / 2) % 2;  // even, so that the equator is a ring
+  std::vector<std::pair<double, double>> profile;       // (distance from the axis, y) of each ring
+  for (int i = 1; i < rings; ++i) {
+    const double theta = M_PI * i / rings, rad = radius * std::sin(theta), y = radius * std::cos(theta);
+    if (2 * i < rings) profile.emplace_back(rad, y + h);
+    else if (2 * i > rings) profile.emplace_back(rad, y - h);
+    else {
+      profile.emplace_back(rad, h);
+      if (h > 0) profile.emplace_back(rad, -h);
+    }
+  }
+  TriMesh m;
+  m.positions.push_back(Vec3(0, radius + h, 0));
+  for (const auto& [rad, y] : profile)
+    for (int k = 0; k < segments; ++k) {
+      const double phi = 2 * M_PI * k / segments;
+      m.positions.push_back(Vec3(rad * std::cos(phi), y, rad * std::sin(phi)));
+    }
+  m.positions.push_back(Vec3(0, -radius - h, 0));
+  const auto n = static_cast<int32_t>(profile.size()), seg = static_cast<int32_t>(segments);
+  const auto at = [&](int32_t r, int32_t k) { return 1 + r * seg + (k % seg); };
+  for (int32_t k = 0; k < seg; ++k) m.triangles.push_back({0, at(0, k + 1), at(0, k)});
+  for (int32_t r = 0; r + 1 < n; ++r)
+    for (int32_t k = 0; k < seg; ++k) {
+      m.triangles.push_back({at(r, k), at(r, k + 1), at(r + 1, k + 1)});
+      m.triangles.push_back({at(r, k), at(r + 1, k + 1), at(r + 1, k)});
+    }
+  const auto south = static_cast<int32_t>(m.positions.size() - 1);
+  for (int32_t k = 0; k < seg; ++k) m.triangles.push_back({south, at(n - 1, k), at(n - 1, k + 1)});
+  return m;
+}
+
+TriMesh boxMesh(const Vec3& half) {
+  TriMesh m;
+  for (int i = 0; i < 8; ++i)
+    m.positions.push_back(Vec3(i & 1 ? half.x() : -half.x(), i & 2 ? half.y() : -half.y(), i & 4 ? half.z() : -half.z()));
+  const int32_t quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+  for (const auto& q : quads) {
+    m.triangles.push_back({q[0], q[1], q[2]});
+    m.triangles.push_back({q[0], q[2], q[3]});
+  }
+  return m;
+}
+
+}  // namespace
+
+TriMesh colliderMesh(const Collider& c, int segments) {
+  segments = std::max(segments, 6);
+  TriMesh m = c.shape == ColliderShape::Box      ? boxMesh(c.size)
+              : c.shape == ColliderShape::Sphere ? roundedMesh(c.size.x(), 0, segments)
+                                                 : roundedMesh(c.size.x(), std::max(c.size.y(), 0.0), segments);
+  const Transform pose = c.pose();
+  for (Vec3& p : m.positions) p = pose.apply(p);
+  return m;
 }
 
 }  // namespace sinew::dyn

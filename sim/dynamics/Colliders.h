@@ -4,20 +4,16 @@
 #pragma once
 
 #include "core/Types.h"
+#include "geometry/TriMesh.h"
+#include "model/Collider.h"
 
 #include <vector>
 
 namespace sinew::dyn {
 
-enum class ColliderShape : uint8_t { Sphere, Box, Capsule };
-
-struct Collider {
-  ColliderShape shape = ColliderShape::Sphere;
-  Transform pose;                  // collider frame -> world
-  Vec3 size = Vec3::Constant(0.1); // sphere: x = radius; box: half extents; capsule: x = radius, y = half length along local y
-  double friction = 0.8;
-  bool operator==(const Collider&) const = default;
-};
+// The authored collider (model/Collider.h) is what the solvers probe.
+using sinew::Collider;
+using sinew::ColliderShape;
 
 struct ContactPoint {
   double depth = 0;                // > 0: penetration, m
@@ -25,7 +21,12 @@ struct ContactPoint {
 };
 
 // Penetration of world point p into the collider (depth <= 0: outside).
-ContactPoint probe(const Collider& c, const Vec3& p);
+// Callers that probe many points pass the collider's pose, computed once.
+ContactPoint probe(const Collider& c, const Transform& pose, const Vec3& p);
+inline ContactPoint probe(const Collider& c, const Vec3& p) { return probe(c, c.pose(), p); }
+
+// A closed triangle mesh of the collider's surface, for drawing.
+TriMesh colliderMesh(const Collider& c, int segments = 24);
 
 // The ground: the half-space y < height.
 inline ContactPoint probeGround(double height, const Vec3& p) { return {height - p.y(), Vec3::UnitY()}; }

@@ -233,6 +233,13 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
       regions.push_back(o);
     }
     sim["regions"] = regions;
+    if (p.simulation.groundHeight) sim["groundHeight"] = *p.simulation.groundHeight;
+    if (p.simulation.groundFriction) sim["groundFriction"] = *p.simulation.groundFriction;
+    json colliders = json::array();
+    for (const Collider& c : p.simulation.colliders)
+      colliders.push_back({{"name", c.name}, {"shape", colliderShapeName(c.shape)}, {"center", vec3(c.center)},
+                           {"rotationDegrees", vec3(c.rotationDegrees)}, {"size", vec3(c.size)}, {"friction", c.friction}});
+    if (!colliders.empty()) sim["colliders"] = colliders;
     j["simulation"] = sim;
   }
   return j;
@@ -419,6 +426,22 @@ Project projectFromJson(const json& j, const std::string& path) {
         rm.bone = field<std::string>(r, "bone", "simulation region", path);
         rm.material = readMaterial(r, "simulation region '" + rm.bone + "'", path);
         p.simulation.regions.push_back(std::move(rm));
+      }
+    if (s.contains("groundHeight")) p.simulation.groundHeight = field<double>(s, "groundHeight", "simulation", path);
+    if (s.contains("groundFriction")) p.simulation.groundFriction = field<double>(s, "groundFriction", "simulation", path);
+    if (s.contains("colliders"))
+      for (const json& c : field<json>(s, "colliders", "simulation", path)) {
+        Collider col;
+        col.name = field<std::string>(c, "name", "simulation collider", path);
+        const std::string ctx = "simulation collider '" + col.name + "'";
+        const auto shape = colliderShapeFromName(field<std::string>(c, "shape", ctx, path));
+        if (!shape) throw InputError(path, ctx + ": unknown shape (expected sphere, box or capsule)");
+        col.shape = *shape;
+        col.center = readVec3(c, "center", ctx, path);
+        col.rotationDegrees = readVec3(c, "rotationDegrees", ctx, path);
+        col.size = readVec3(c, "size", ctx, path);
+        col.friction = field<double>(c, "friction", ctx, path);
+        p.simulation.colliders.push_back(std::move(col));
       }
   }
   p.validate(path);

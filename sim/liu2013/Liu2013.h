@@ -52,6 +52,9 @@ struct ModelOptions {
 Material toMaterial(const FleshMaterial& m);
 FleshMaterial toFleshMaterial(const Material& m);
 ModelOptions modelOptionsFor(const SimulationSetup& setup);
+struct Settings;
+// The authored scene (ground height and friction, colliders) into run settings.
+void applyScene(const SimulationSetup& setup, Settings& settings);
 
 // What a run does (may change between steps).
 struct Settings {

@@ -337,4 +337,11 @@ ModelOptions modelOptionsFor(const SimulationSetup& setup) {
   return o;
 }
 
+void applyScene(const SimulationSetup& setup, Settings& settings) {
+  const Settings defaults;
+  settings.groundHeight = setup.groundHeight.value_or(defaults.groundHeight);
+  settings.friction = setup.groundFriction.value_or(defaults.friction);
+  settings.colliders = setup.colliders;
+}
+
 }  // namespace sinew::liu2013

@@ -51,6 +51,7 @@ struct Liu2013Solver::Scratch {
   std::vector<uint8_t> vertexTouched;
   std::vector<dyn::LinkWrench> wrenches;
   std::vector<int32_t> clipJointOfLink;    // -1: not in the clip
+  std::vector<Transform> colliderPose;     // of settings.colliders
   int32_t invertedCount = 0;
 };
 
@@ -71,6 +72,11 @@ void Liu2013Solver::setSettings(const Settings& s) {
   Scratch& sc = *scratch_;
   sc.skeleton = model_->skeleton;
   sc.clipJointOfLink.assign(model_->skeleton.links.size(), -1);
+  sc.colliderPose.clear();
+  for (const dyn::Collider& c : s.colliders) {
+    c.validate("settings");
+    sc.colliderPose.push_back(c.pose());
+  }
   // The limiter adds stiffness to squashed elements; symplectic Euler stays
   // stable only while each element's total stiffness fits its own stable step,
   // so its factor is capped there (with a margin for the rough estimate).
@@ -311,7 +317,8 @@ void Liu2013Solver::accumulateForces() {
             f += fn * c.normal + ft;
           };
           respond(dyn::probeGround(settings_.groundHeight, p), mu);
-          for (const dyn::Collider& col : settings_.colliders) respond(dyn::probe(col, p), col.friction);
+          for (size_t c = 0; c < settings_.colliders.size(); ++c)
+            respond(dyn::probe(settings_.colliders[c], sc.colliderPose[c], p), settings_.colliders[c].friction);
           sc.vertexForce[v] = f;
           sc.vertexTouched[v] = f.squaredNorm() > 0 ? 1 : 0;
         }

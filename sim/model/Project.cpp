@@ -116,6 +116,16 @@ void Project::validate(const std::string& context) const {
     if (!regionBones.insert(r.bone).second) throw InputError(context, "two region materials for bone '" + r.bone + "'");
     validateMaterial(r.material, context, "the material of region '" + r.bone + "'");
   }
+  if (simulation.groundHeight && !std::isfinite(*simulation.groundHeight))
+    throw InputError(context, "the ground height is not a finite number");
+  if (simulation.groundFriction && !(*simulation.groundFriction >= 0 && std::isfinite(*simulation.groundFriction)))
+    throw InputError(context, "the ground friction must be a finite number, zero or more");
+  std::set<std::string> colliderNames;
+  for (const Collider& c : simulation.colliders) {
+    c.validate(context);
+    if (c.name.empty()) throw InputError(context, "a collider has no name");
+    if (!colliderNames.insert(c.name).second) throw InputError(context, "two colliders are named '" + c.name + "'");
+  }
 }
 
 }  // namespace sinew

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "geometry/TriMesh.h"
+#include "model/Collider.h"
 #include "model/MotionClip.h"
 #include "model/Skeleton.h"
 #include "model/SkinWeights.h"
@@ -83,11 +84,15 @@ struct RegionMaterial {
   bool operator==(const RegionMaterial&) const = default;
 };
 
-// Simulation settings the user authors with the character.
+// Simulation settings the user authors with the character: materials and
+// the scene around it (ground and static colliders).
 struct SimulationSetup {
   std::optional<FleshMaterial> flesh;   // everywhere (nullopt: the solver's default)...
   std::vector<RegionMaterial> regions;  // ...except these regions (bone names unique)
-  bool empty() const { return !flesh && regions.empty(); }
+  std::optional<double> groundHeight;   // m (nullopt: the solver's default, 0)
+  std::optional<double> groundFriction; // Coulomb coefficient (nullopt: the solver's default)
+  std::vector<Collider> colliders;      // static obstacles (names unique)
+  bool empty() const { return !flesh && regions.empty() && !groundHeight && !groundFriction && colliders.empty(); }
   bool operator==(const SimulationSetup&) const = default;
 };
 

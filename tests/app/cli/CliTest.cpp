@@ -394,6 +394,40 @@ TEST(CliSimulate, UsesTheProjectsMaterials) {
   EXPECT_EQ(setup["material_regions"].get<int>(), 1);
 }
 
+// The ground and colliders saved with the project are simulated: a box in
+// the project holds the character like the command line's box does.
+TEST(CliSimulate, UsesTheProjectsScene) {
+  const TempDir dir;
+  const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  Project p = loadProject(rigged);
+  p.simulation.groundHeight = -2;
+  Collider box;
+  box.name = "Floor box";
+  box.shape = ColliderShape::Box;
+  box.center = Vec3(0, -0.5, 0);
+  box.size = Vec3(1, 0.5, 1);
+  p.simulation.colliders.push_back(box);
+  const std::string project = dir.file("scene.sinew");
+  saveProject(p, project);
+  auto run = [&](const std::string& path, std::vector<std::string> extra) {
+    const std::string stats = dir.file("s.json");
+    std::vector<std::string> args = {"simulate", path, "--seconds", "0.2", "--threads", "1", "--stats-json", stats};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    return json::parse(test::readBytes(stats));
+  };
+  const json fromProject = run(project, {});
+  const json fromFlags = run(rigged, {"--ground-height", "-2", "--collider", "box:0,-0.5,0,1,0.5,1"});
+  EXPECT_EQ(fromProject["summary"]["setup"]["colliders"].get<int>(), 1);
+  EXPECT_EQ(fromProject["summary"]["setup"]["ground_height"].get<double>(), -2);
+  EXPECT_EQ(fromProject["center_of_mass"].back(), fromFlags["center_of_mass"].back());
+  // A flag overrides the project's ground: lowered further, the box still holds.
+  const json lowered = run(project, {"--ground-height", "-3"});
+  EXPECT_EQ(lowered["summary"]["setup"]["ground_height"].get<double>(), -3);
+  EXPECT_EQ(lowered["center_of_mass"].back(), fromProject["center_of_mass"].back());
+}
+
 TEST(CliSimulate, MalformedCollidersAreRefusedByName) {
   const TempDir dir;
   const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";

@@ -393,6 +393,43 @@ TEST(ProjectFile, SimulationMaterialsRoundTrip) {
   EXPECT_THROW(p.validate("dup"), InputError);
 }
 
+// The scene (ground and colliders) round-trips exactly with the materials;
+// a bad collider is refused with its name.
+TEST(ProjectFile, SimulationSceneRoundTrips) {
+  const TempDir dir;
+  Project p = sampleProject();
+  p.simulation.groundHeight = -0.25;
+  p.simulation.groundFriction = 0.4;
+  Collider box;
+  box.name = "Step";
+  box.shape = ColliderShape::Box;
+  box.center = Vec3(0.5, 0.1, -0.2);
+  box.rotationDegrees = Vec3(0, 33.5, 10);
+  box.size = Vec3(0.3, 0.1, 0.25);
+  box.friction = 1.2;
+  Collider ball;
+  ball.name = "Ball";
+  ball.center = Vec3(0, 1.5, 0.4);
+  ball.size = Vec3(0.15, 0, 0);
+  p.simulation.colliders = {box, ball};
+  EXPECT_FALSE(p.simulation.empty());
+  const std::string path = dir.file("scene.sinew");
+  saveProject(p, path);
+  const Project back = loadProject(path);
+  EXPECT_TRUE(back.simulation == p.simulation);
+  EXPECT_FALSE(back.simulation.flesh.has_value());
+
+  std::string text = readBytes(path);
+  const size_t at = text.find("\"box\"");
+  ASSERT_NE(at, std::string::npos);
+  writeBytes(path, text.substr(0, at) + "\"cone\"" + text.substr(at + 5));
+  expectLoadError(path, {path, "collider 'Step'", "unknown shape"});
+  p.simulation.colliders[1].size.x() = 0;
+  EXPECT_THROW(p.validate("zero radius"), InputError);
+  p.simulation.colliders[1] = box;
+  EXPECT_THROW(p.validate("same name"), InputError);
+}
+
 TEST(ProjectFile, CorruptedBlobIsNamed) {
   const TempDir dir;
   const std::string path = dir.file("p.sinew");
