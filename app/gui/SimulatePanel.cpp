@@ -110,6 +110,12 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   materials_ = new MaterialEditor(doc_, this);
   materials_->setObjectName("simMaterials");
   v->addWidget(materials_);
+
+  // Ground and colliders.
+  scene_ = new SceneEditor(doc_, this);
+  scene_->setObjectName("simScene");
+  v->addWidget(scene_);
+  connect(scene_, &SceneEditor::selectionChanged, sim_, &SimulationController::setHighlightedCollider);
   v->addStretch(1);
 
   connect(play_, &QPushButton::clicked, sim_, &SimulationController::togglePlay);

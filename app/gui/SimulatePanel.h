@@ -1,10 +1,11 @@
 // The Simulate dock: run controls, the timeline of cached frames, the run's
-// statistics and their plot, drive and clip, toggles, materials per region. A view of the
+// statistics and their plot, drive and clip, toggles, materials per region, the scene (ground, colliders). A view of the
 // SimulationController; widgets are named ("sim<Name>") for tests.
 #pragma once
 
 #include "Document.h"
 #include "MaterialEditor.h"
+#include "SceneEditor.h"
 #include "SimStatsChart.h"
 #include "SimulationController.h"
 
@@ -29,6 +30,7 @@ class SimulatePanel : public QWidget {
   QSlider* timeline() const { return timeline_; }
   QCheckBox* loopBox() const { return loop_; }
   MaterialEditor* materials() const { return materials_; }
+  SceneEditor* scene() const { return scene_; }
   SimStatsChart* chart() const { return chart_; }
 
  private:
@@ -47,6 +49,7 @@ class SimulatePanel : public QWidget {
   QSlider* timeline_;
   SimStatsChart* chart_;
   MaterialEditor* materials_;
+  SceneEditor* scene_;
 };
 
 }  // namespace sinew::app

@@ -1,6 +1,7 @@
 #include "SimulationController.h"
 
 #include "core/Error.h"
+#include "core/Hash.h"
 
 #include <QKeyEvent>
 #include <QMetaObject>
@@ -28,7 +29,14 @@ SimulationController::SimulationController(Document* doc, ViewportWidget* view, 
     }
   };
   connect(doc_, &Document::objectChanged, this, outdate);
-  connect(doc_, &Document::settingsChanged, this, outdate);  // the materials
+  // Project::simulation: new materials outdate the model; the scene applies at once.
+  connect(doc_, &Document::settingsChanged, this, [this, outdate] {
+    if (liu2013::modelOptionsFor(doc_->project().simulation) != modelOptions_) outdate();
+    updateColliderMeshes();
+    setDrive(drive_, clip_);
+  });
+  connect(doc_, &Document::structureChanged, this, [this] { updateColliderMeshes(); });
+  updateColliderMeshes();
 }
 
 SimulationController::~SimulationController() { stopWorker(); }
@@ -38,6 +46,7 @@ SimulationController::~SimulationController() { stopWorker(); }
 
 liu2013::Settings SimulationController::currentSettings() const {
   liu2013::Settings s;
+  liu2013::applyScene(doc_->project().simulation, s);
   s.toggles = toggles_;
   s.drive = drive_;
   if (drive_ != DriveMode::Hold) {
@@ -173,7 +182,10 @@ void SimulationController::startWorker(int frames) {
     }
     pendingSettings_.reset();
   }
-  if (!solver_) log_->info(tr("Simulation: building the Liu 2013 model..."));
+  if (!solver_) {
+    log_->info(tr("Simulation: building the Liu 2013 model..."));
+    modelOptions_ = liu2013::modelOptionsFor(doc_->project().simulation);
+  }
   stop_ = false;
   workerDone_ = false;
   // The project is copied: the worker never reads the Document.
@@ -205,7 +217,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
   bool builtHere = false;
   try {
     if (!solver_) {
-      auto model = liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation));
+      auto model = liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation));  // = modelOptions_
       auto solver = std::make_unique<liu2013::Liu2013Solver>(model, settings);
       std::lock_guard lock(mutex_);
       model_ = model;
@@ -380,8 +392,51 @@ void SimulationController::replayTick() {
 // ---------------------------------------------------------------------------
 // Viewport
 
+void SimulationController::setHighlightedCollider(const QString& name) {
+  highlightedCollider_ = name;
+  view_->update();
+}
+
+void SimulationController::updateColliderMeshes() {
+  const std::vector<Collider>& colliders = doc_->project().simulation.colliders;
+  colliderMeshes_.clear();
+  colliderRevisions_.clear();
+  for (const Collider& c : colliders) {
+    colliderMeshes_.push_back(dyn::colliderMesh(c, 32));
+    // A revision from the collider's values: the renderer re-uploads when they change.
+    const double values[] = {double(c.shape), c.center.x(), c.center.y(), c.center.z(), c.rotationDegrees.x(),
+                             c.rotationDegrees.y(), c.rotationDegrees.z(), c.size.x(), c.size.y(), c.size.z()};
+    colliderRevisions_.push_back(fnv1a64(values, sizeof(values)));
+  }
+  view_->update();
+}
+
 void SimulationController::decorate(render::FrameScene& scene) {
   if (inner_) inner_->decorate(scene);
+  // The scene's colliders and, when it is not at 0, the ground's outline.
+  const SimulationSetup& setup = doc_->project().simulation;
+  for (size_t i = 0; i < colliderMeshes_.size() && i < setup.colliders.size(); ++i) {
+    render::MeshItem item;
+    item.key = (uint64_t(1) << 62) + i;
+    item.revision = colliderRevisions_[i];
+    item.mesh = &colliderMeshes_[i];
+    item.color = render::Vec3f(0.45f, 0.62f, 0.78f);
+    item.selected = QString::fromStdString(setup.colliders[i].name) == highlightedCollider_;
+    scene.meshes.push_back(item);
+  }
+  if (setup.groundHeight && *setup.groundHeight != 0) {
+    render::LineItem ground;
+    const float y = float(*setup.groundHeight), e = float(scene.gridCell * scene.gridCells / 2);
+    const render::Vec3f c(0.55f, 0.5f, 0.35f);
+    const render::Vec3f corners[4] = {{-e, y, -e}, {e, y, -e}, {e, y, e}, {-e, y, e}};
+    for (int k = 0; k < 4; ++k) ground.add(corners[k], corners[(k + 1) % 4], c);
+    for (int k = 1; k < 4; ++k) {
+      const float t = -e + 2 * e * k / 4;
+      ground.add({t, y, -e}, {t, y, e}, c);
+      ground.add({-e, y, t}, {e, y, t}, c);
+    }
+    scene.lines.push_back(std::move(ground));
+  }
   if (shownFrame_ < 0 || !surfaceId_ || shownMesh_.positions.empty()) return;
   for (render::MeshItem& item : scene.meshes)
     if (item.key == surfaceId_) {

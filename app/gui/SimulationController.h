@@ -5,7 +5,9 @@
 // displayed frame's surface and skeleton in place of the rest pose. Wraps the
 // viewport's other interaction (the rig tools) and forwards what it does not
 // use. The materials come from the project (Project::simulation); editing
-// them outdates the model, which the next Play or Reset rebuilds.
+// them outdates the model, which the next Play or Reset rebuilds; the scene
+// (ground, colliders) reaches a running simulation at once. Draws the
+// project's colliders.
 #pragma once
 
 #include "Document.h"
@@ -56,6 +58,8 @@ class SimulationController : public QObject, public ViewportInteraction {
   void setToggles(const SimToggles& t);
   const SimToggles& toggles() const { return toggles_; }
   bool modelOutdated() const { return modelDirty_; }  // the materials changed since the model was built
+  // The collider drawn highlighted (the Scene editor's selection; "" none).
+  void setHighlightedCollider(const QString& name);
   void setLoop(bool on) { loop_ = on; }
   bool loop() const { return loop_; }
 
@@ -120,6 +124,11 @@ class SimulationController : public QObject, public ViewportInteraction {
   ViewportInteraction* inner_;
 
   bool modelDirty_ = false;
+  liu2013::ModelOptions modelOptions_;  // what the current model was built with
+  QString highlightedCollider_;
+  std::vector<TriMesh> colliderMeshes_;   // the project's colliders, for drawing
+  std::vector<uint64_t> colliderRevisions_;
+  void updateColliderMeshes();
   SimToggles toggles_;
   DriveMode drive_ = DriveMode::Hold;
   ObjectId clip_ = 0;

@@ -25,6 +25,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace sinew;
 using namespace sinew::app;
@@ -473,4 +474,74 @@ TEST_F(SimulateTest, ExportsTheSimulatedFrames) {
   const MotionClip clip = readBvh(out.filePath(bvh[0]).toStdString());
   EXPECT_EQ(clip.frameCount, n);
   EXPECT_TRUE(logHas("Exported"));
+}
+
+// The scene editor: the ground lowered out of reach lets the character fall;
+// a box added in the editor and moved under the feet holds it, applied to the
+// running simulation without a rebuild. Edits are undoable, saved, and the
+// box is drawn.
+TEST_F(SimulateTest, SceneEditorCollidersHoldTheCharacter) {
+  SimulationController* sim = window->simulation();
+  SceneEditor* scene = window->simulatePanel()->scene();
+  auto* groundHeight = scene->findChild<QDoubleSpinBox*>("simGroundHeight");
+  ASSERT_NE(groundHeight, nullptr);
+  groundHeight->setValue(-2);
+  ASSERT_TRUE(window->document()->project().simulation.groundHeight.has_value());
+  EXPECT_EQ(*window->document()->project().simulation.groundHeight, -2);
+
+  // Fall for 0.2 s.
+  auto runFrames = [&](int frames) {
+    for (int i = 0; i < frames; ++i) {
+      const int before = sim->frameCount();
+      sim->step();
+      if (!waitUntil([&] { return (sim->frameCount() > before && !sim->simulating()) || !sim->lastError().isEmpty(); }, 240000))
+        return false;
+    }
+    return sim->lastError().isEmpty();
+  };
+  ASSERT_TRUE(runFrames(12)) << sim->lastError().toStdString();
+  const double y0 = sim->frameMeasures(0, nullptr).front().centerOfMass.y();
+  const double fallen = sim->frameMeasures(0, nullptr).back().centerOfMass.y();
+  EXPECT_NEAR(y0 - fallen, 0.5 * 9.81 * 0.2 * 0.2, 0.02) << "free fall";
+
+  // A box from the editor, moved and sized to fill the space under the old ground.
+  QTest::mouseClick(window->simulatePanel()->playButton(), Qt::LeftButton);  // run while editing
+  scene->shapeChoice()->setCurrentIndex(scene->shapeChoice()->findData(int(ColliderShape::Box)));
+  QTest::mouseClick(scene->addButton(), Qt::LeftButton);
+  ASSERT_EQ(window->document()->project().simulation.colliders.size(), 1u);
+  EXPECT_EQ(scene->selectedCollider(), "Box 1");
+  EXPECT_EQ(scene->table()->rowCount(), 1);
+  const double values[] = {0, -0.5, 0};
+  const double sizes[] = {1, 0.5, 1};
+  for (int k = 0; k < 3; ++k) {
+    scene->findChild<QDoubleSpinBox*>(QString("simColliderCenter%1").arg("XYZ"[k]))->setValue(values[k]);
+    scene->findChild<QDoubleSpinBox*>(QString("simColliderSize%1").arg("XYZ"[k]))->setValue(sizes[k]);
+  }
+  const Collider& box = window->document()->project().simulation.colliders.front();
+  EXPECT_EQ(box.center, Vec3(0, -0.5, 0));
+  EXPECT_EQ(box.size, Vec3(1, 0.5, 1));
+  EXPECT_FALSE(sim->modelOutdated()) << "the scene does not rebuild the model";
+  sim->pause();
+  ASSERT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+
+  // From the rest state again: now the box holds the character like the ground did.
+  QTest::mouseClick(window->simulatePanel()->resetButton(), Qt::LeftButton);
+  ASSERT_TRUE(runFrames(12)) << sim->lastError().toStdString();
+  const double held = sim->frameMeasures(0, nullptr).back().centerOfMass.y();
+  EXPECT_GT(held, y0 - 0.1) << "the box holds the character";
+
+  // Drawn, highlighted as selected.
+  const int before = window->viewport()->framesRendered();
+  window->viewport()->update();
+  ASSERT_TRUE(waitUntil([&] { return window->viewport()->framesRendered() > before; }));
+  const QString shots = tempDir("scene");
+  window->grab().save(shots + "/scene.png");
+  scene->grab().save(shots + "/scene-editor.png");
+
+  // Undo: the edits, then the box.
+  QUndoStack* undo = window->document()->undoStack();
+  while (!window->document()->project().simulation.colliders.empty() && undo->canUndo()) undo->undo();
+  EXPECT_TRUE(window->document()->project().simulation.colliders.empty());
+  EXPECT_EQ(scene->table()->rowCount(), 0);
+  EXPECT_TRUE(scene->selectedCollider().isEmpty());
 }
