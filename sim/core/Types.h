@@ -19,6 +19,9 @@ using Mat3 = Eigen::Matrix3d;
 using Mat4 = Eigen::Matrix4d;
 using Quat = Eigen::Quaterniond;
 
+// Identity of a project object (never reused within a project; 0: none).
+using ObjectId = uint64_t;
+
 // Vertex indices of one triangle, counter-clockwise seen from outside.
 using Tri = std::array<int32_t, 3>;
 

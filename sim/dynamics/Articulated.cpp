@@ -398,6 +398,14 @@ LinkKinematics forwardKinematics(const ArticulatedModel& model, const Articulate
   return out;
 }
 
+Eigen::VectorXd inverseDynamics(const ArticulatedModel& model, const ArticulatedState& state, const Eigen::VectorXd& qdd,
+                                const std::vector<LinkWrench>& wrenches) {
+  assert(wrenches.empty() || wrenches.size() == model.links.size());
+  const Kinematics k = computeKinematics(model, state);
+  assert(qdd.size() == k.dofs);
+  return compositeRigidBody(model, k) * qdd + biasForces(model, k, wrenches);
+}
+
 bool step(const ArticulatedModel& model, ArticulatedState& state, const PdTargets& targets,
           const std::vector<LinkWrench>& wrenches, double h) {
   const size_t n = model.links.size();

@@ -149,6 +149,13 @@ double potentialEnergy(const ArticulatedModel& model, const ArticulatedState& st
 // definite for a well-formed model; kineticEnergy = 0.5 qdot^T M qdot.
 Eigen::MatrixXd massMatrix(const ArticulatedModel& model, const ArticulatedState& state);
 
+// Inverse dynamics by recursive Newton-Euler: the generalised forces that give
+// the accelerations `qdd` (dofCount) in `state` under gravity and the external
+// `wrenches` (nLinks or empty): tau = M(q) qdd + C(q, qdot) - J^T f_ext. The
+// entries of a free root are the wrench it would need (it has no actuator).
+Eigen::VectorXd inverseDynamics(const ArticulatedModel& model, const ArticulatedState& state, const Eigen::VectorXd& qdd,
+                                const std::vector<LinkWrench>& wrenches);
+
 // Hinge angle of a rotation about `axis` (unit), wrapped to (-pi, pi].
 double hingeAngle(const Quat& rotation, const Vec3& axis);
 

@@ -16,10 +16,17 @@ namespace sinew::liu2013 {
 
 namespace {
 
+// Newton's polar iteration halves a tiny singular value's reciprocal per
+// step before it converges quadratically: elements flatter than kFlat
+// (det relative to size^3) go to the exact SVD fallback instead, and so does
+// any lane not converged after kNewtonIterations.
+constexpr double kFlat = 1e-4;
+constexpr int kNewtonIterations = 20;
+
 // X = r^T A is invertible enough for Newton's polar iteration (relative to its size).
 bool invertible(const Mat3& x) {
   const double scale = x.squaredNorm() / 3.0;
-  return x.determinant() > 1e-9 * scale * std::sqrt(scale);
+  return x.determinant() > kFlat * scale * std::sqrt(scale);
 }
 
 // Inverted or flat: the proper rotation maximising tr(R^T A), U diag(1, 1,
@@ -42,7 +49,8 @@ void polarFallback(const Mat3& a, Mat3& r) {
 void polarRotation(const Mat3& a, Mat3& r) {
   Mat3 x = r.transpose() * a;
   if (!invertible(x)) return polarFallback(a, r);
-  for (int it = 0; it < 20; ++it) {
+  for (int it = 0;; ++it) {
+    if (it == kNewtonIterations) return polarFallback(a, r);
     const Mat3 next = 0.5 * (x + x.inverse().transpose());
     const double change = (next - x).squaredNorm();
     x = next;
@@ -55,7 +63,7 @@ void polarRotation(const Mat3& a, Mat3& r) {
 // and can even invert them; flesh cannot, so the reference is projected back
 // to a valid shape (an inverted F_p gets its smallest singular value's sign
 // flipped first, as in invertible FEM).
-Mat3 clampPlasticStretch(const Mat3& fp, double minStretch) {
+Mat3 clampPlasticStretch(const Mat3& fp, double minStretch, double maxStretch) {
   Eigen::JacobiSVD<Mat3> svd(fp, Eigen::ComputeFullU | Eigen::ComputeFullV);
   Mat3 u = svd.matrixU(), v = svd.matrixV();
   Vec3 sigma = svd.singularValues();
@@ -67,7 +75,7 @@ Mat3 clampPlasticStretch(const Mat3& fp, double minStretch) {
     v.col(2) = -v.col(2);
     sigma[2] = -sigma[2];
   }
-  for (int k = 0; k < 3; ++k) sigma[k] = std::max(sigma[k], minStretch);
+  for (int k = 0; k < 3; ++k) sigma[k] = std::clamp(sigma[k], minStretch, maxStretch);
   return u * sigma.asDiagonal() * v.transpose();
 }
 
@@ -170,9 +178,9 @@ SINEW_LANES_INLINE Mask polarNewton(M& X) {
   cofactor(X, C);
   V d = detFrom(X, C);
   const V scale = squaredNorm(X) / 3.0;
-  const Mask ok = (d > 0.0) & (d * d > 1e-18 * scale * scale * scale);
+  const Mask ok = (d > 0.0) & (d * d > kFlat * kFlat * scale * scale * scale);
   Mask active = ok;
-  for (int it = 0; it < 20 && any(active); ++it) {
+  for (int it = 0; it < kNewtonIterations && any(active); ++it) {
     if (it > 0) {
       cofactor(X, C);
       d = detFrom(X, C);
@@ -187,7 +195,7 @@ SINEW_LANES_INLINE Mask polarNewton(M& X) {
     for (int k = 0; k < 9; ++k) X.a[k] = select(active, next.a[k], X.a[k]);
     active = active & (change >= 1e-10);
   }
-  return ok;
+  return ok & ~active;  // lanes still moving did not converge: the fallback takes them
 }
 
 SINEW_LANES_INLINE Mat3 lane(const M& A, int l) {
@@ -251,11 +259,13 @@ void computeElements(const ElementBlocks& e, size_t firstBlock, size_t lastBlock
       M cfp;
       cofactor(fp, cfp);
       restJ = detFrom(fp, cfp);
-      const Mask collapsed = restJ < in.minPlasticStretch;
+      // Collapsed (small det) or possibly overstretched (|F_p|^2 bounds the
+      // largest stretch squared): those lanes get the exact clamp.
+      const Mask collapsed = (restJ < in.minPlasticStretch) | (squaredNorm(fp) > in.maxPlasticStretch * in.maxPlasticStretch);
       if (any(collapsed))
         for (int l = 0; l < kLanes; ++l)
           if (collapsed[l]) {
-            const Mat3 clamped = clampPlasticStretch(lane(fp, l), in.minPlasticStretch);
+            const Mat3 clamped = clampPlasticStretch(lane(fp, l), in.minPlasticStretch, in.maxPlasticStretch);
             setLane(fp, l, clamped);
             restJ[l] = clamped.determinant();
           }

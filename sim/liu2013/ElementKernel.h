@@ -47,6 +47,7 @@ struct ElementInput {
   bool rayleigh = false;
   double rayleighStiffness = 0;      // beta
   double minPlasticStretch = 0.3;
+  double maxPlasticStretch = 2.0;
   double compressionLimit = 0.3;
 };
 
@@ -65,7 +66,7 @@ void computeElements(const ElementBlocks& e, size_t firstBlock, size_t lastBlock
 // The scalar parts, also used on their own.
 // Polar rotation R of A = R S, warm-started at (and written to) r.
 void polarRotation(const Mat3& a, Mat3& r);
-// The plastic reference F_p with principal stretches kept at or above minStretch.
-Mat3 clampPlasticStretch(const Mat3& fp, double minStretch);
+// The plastic reference F_p with its principal stretches kept in [minStretch, maxStretch].
+Mat3 clampPlasticStretch(const Mat3& fp, double minStretch, double maxStretch);
 
 }  // namespace sinew::liu2013

@@ -66,6 +66,7 @@ struct Settings {
   double rayleighMass = 0.5;       // alpha, 1/s (Rayleigh mode)
   double rayleighStiffness = 5e-5; // beta, s (Rayleigh mode; explicit, so keep beta * omega_max small)
   double minPlasticStretch = 0.3;  // the skinned reference F_p keeps principal stretches >= this (no inverted targets)
+  double maxPlasticStretch = 2.0;  // ...and <= this (a stretched reference stiffens the element: the explicit step)
   double compressionLimit = 0.3;   // volume ratio (to the reference) below which the compression limiter acts
   double compressionStiffness = 10; // the limiter's stiffness in units of lambda + 2 mu (capped per element for dt)
   double groundHeight = 0;         // m
@@ -128,6 +129,19 @@ struct Liu2013Model {
 // ("build the volumetric mesh first", a bone with no fixed nodes, ...).
 std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, const ModelOptions& options = {});
 
+// A controller that sets the PD targets window by window (control/ builds
+// them from an optimised controller). The solver asks for new targets when
+// the window at the current time changes, and keeps them in its state, so
+// snapshots carry them and a restored run continues exactly.
+class TargetPolicy {
+ public:
+  virtual ~TargetPolicy() = default;
+  // The window at simulated time t (-1: none; the drive mode decides).
+  virtual int32_t windowAt(double t) const = 0;
+  // The targets for `window`, given the state at its start (feedback).
+  virtual dyn::PdTargets targets(int32_t window, const class Liu2013Solver& sim) const = 0;
+};
+
 struct Liu2013State {
   double time = 0;
   int64_t steps = 0;
@@ -138,7 +152,9 @@ struct Liu2013State {
   std::vector<int32_t> invertedRun;  // per element: consecutive steps it has been inverted (nTets)
   int32_t invertedSteps = 0;         // the longest current run over the elements
   int32_t longestInvertedRun = 0;    // the longest run of any element so far
-  bool operator==(const Liu2013State&) const = default;
+  int32_t policyWindow = -1;         // the TargetPolicy window whose targets are held
+  std::vector<Quat> policyTargets;   // (nLinks) those targets
+  bool operator==(const Liu2013State& o) const;
 };
 
 // Timing of the pipeline's stages, accumulated over steps (seconds).
@@ -181,6 +197,13 @@ class Liu2013Solver final : public Simulation {
   const StageTimes& stageTimes() const { return times_; }
   // Replaces the PD targets for the next steps (controllers); nullopt: the drive mode decides.
   void setTargets(std::optional<dyn::PdTargets> targets) { externalTargets_ = std::move(targets); }
+  // A controller choosing the targets window by window (null: none). Takes
+  // precedence over setTargets() and the drive mode where it has a window.
+  void setPolicy(std::shared_ptr<const TargetPolicy> policy) { policy_ = std::move(policy); }
+  // Puts the character in a pose at time 0: the skeleton as given (with its
+  // velocities), every node where linear blend skinning puts it, moving with
+  // the skinned velocity (the flesh at rest relative to the bones).
+  void setPose(const dyn::ArticulatedState& skeleton);
   Liu2013State restState() const;
 
  private:
@@ -197,6 +220,7 @@ class Liu2013Solver final : public Simulation {
   Liu2013State lastGood_;
   std::optional<Grab> grab_;
   std::optional<dyn::PdTargets> externalTargets_;
+  std::shared_ptr<const TargetPolicy> policy_;
   std::unique_ptr<Scratch> scratch_;
   StageTimes times_;
 };

@@ -161,6 +161,7 @@ static ClipPose clipPose(const Liu2013Model& m, const Settings& s, const std::ve
 }
 
 dyn::PdTargets Liu2013Solver::driveTargets() const {
+  if (state_.policyWindow >= 0) return {state_.policyTargets, {}};
   if (externalTargets_) return *externalTargets_;
   dyn::PdTargets targets;
   if (settings_.drive == DriveMode::Hold || !settings_.clip) return targets;  // rest pose, zero rates
@@ -240,6 +241,7 @@ void Liu2013Solver::accumulateForces() {
   in.rayleigh = tg.damping == DampingMode::Rayleigh;
   in.rayleighStiffness = settings_.rayleighStiffness;
   in.minPlasticStretch = settings_.minPlasticStretch;
+  in.maxPlasticStretch = settings_.maxPlasticStretch;
   in.compressionLimit = settings_.compressionLimit;
   ElementOutput out;
   out.rotation = state_.rotation.data();
@@ -377,7 +379,7 @@ void Liu2013Solver::integrate() {
   const Vec3 g = settings_.toggles.gravity ? Vec3(0, -9.81, 0) : Vec3::Zero();
   auto t0 = Clock::now();
   sc.skeleton.gravity = g;
-  if (settings_.drive == DriveMode::Kinematic && !externalTargets_) {
+  if (settings_.drive == DriveMode::Kinematic && !externalTargets_ && state_.policyWindow < 0) {
     const ClipPose pose = clipPose(m, settings_, sc.clipJointOfLink, state_.time + h);
     dyn::setPoseKinematic(sc.skeleton, state_.skeleton, pose.root, pose.rotation, h);
   } else {
@@ -395,6 +397,16 @@ void Liu2013Solver::integrate() {
 }
 
 void Liu2013Solver::step() {
+  if (policy_) {
+    // A new control window starts: its targets, from the state now.
+    const int32_t w = policy_->windowAt(state_.time + 0.5 * settings_.dt);
+    if (w != state_.policyWindow) {
+      state_.policyTargets = w >= 0 ? policy_->targets(w, *this).rotation : std::vector<Quat>{};
+      if (w >= 0 && state_.policyTargets.size() != model_->skeleton.links.size())
+        throw std::invalid_argument("TargetPolicy: targets do not match the skeleton");
+      state_.policyWindow = w;
+    }
+  }
   auto t0 = Clock::now();
   updateKinematics();   // (1) fixed nodes, fine surface, reference pose and velocity
   times_.kinematics += seconds(t0, Clock::now());
@@ -473,6 +485,32 @@ void Liu2013Solver::checkStability() {
   const double goodTime = lastGood_.time;
   state_ = lastGood_;
   throw SimulationError(msg.str(), goodTime);
+}
+
+void Liu2013Solver::setPose(const dyn::ArticulatedState& skeleton) {
+  const Liu2013Model& m = *model_;
+  state_ = restState();
+  state_.skeleton = skeleton;
+  updateKinematics();
+  const Scratch& sc = *scratch_;
+  state_.x = sc.reference;
+  state_.v = sc.referenceVelocity;
+  // Warm starts of the polar decompositions: F = F_p is the skinned shape,
+  // whose rotation is near its region bone's; F_p F^T is then symmetric (R* = I).
+  for (size_t t = 0; t < m.tetCount(); ++t) state_.rotation[t] = sc.skinRotation[size_t(m.tetRegion[t])];
+  lastGood_ = state_;
+}
+
+bool Liu2013State::operator==(const Liu2013State& o) const {
+  auto same = [](const std::vector<Quat>& a, const std::vector<Quat>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i].coeffs() != b[i].coeffs()) return false;
+    return true;
+  };
+  return time == o.time && steps == o.steps && skeleton == o.skeleton && x == o.x && v == o.v && rotation == o.rotation &&
+         plasticRotation == o.plasticRotation && invertedRun == o.invertedRun && invertedSteps == o.invertedSteps &&
+         longestInvertedRun == o.longestInvertedRun && policyWindow == o.policyWindow && same(policyTargets, o.policyTargets);
 }
 
 // ---------------------------------------------------------------------------

@@ -51,7 +51,15 @@ VolumeObject* Project::findVolume(ObjectId id) {
 }
 const VolumeObject* Project::findVolume(ObjectId id) const { return const_cast<Project*>(this)->findVolume(id); }
 
+ControllerObject* Project::findController(ObjectId id) {
+  for (ControllerObject& c : controllers)
+    if (c.id == id) return &c;
+  return nullptr;
+}
+const ControllerObject* Project::findController(ObjectId id) const { return const_cast<Project*>(this)->findController(id); }
+
 std::string Project::objectName(ObjectId id) const {
+  if (const ControllerObject* c = findController(id)) return c->name;
   if (const MeshObject* m = findMesh(id)) return m->name;
   if (const VolumeObject* v = findVolume(id)) return v->name;
   if (const ClipObject* c = findClip(id)) return c->clip.name;
@@ -115,6 +123,11 @@ void Project::validate(const std::string& context) const {
     if (r.bone.empty()) throw InputError(context, "a region material names no bone");
     if (!regionBones.insert(r.bone).second) throw InputError(context, "two region materials for bone '" + r.bone + "'");
     validateMaterial(r.material, context, "the material of region '" + r.bone + "'");
+  }
+  for (const ControllerObject& c : controllers) {
+    claim(c.id, "controller '" + c.name + "'");
+    if (!skeleton) throw InputError(context, "controller '" + c.name + "' needs the project's skeleton");
+    c.validate(context, skeleton->skeleton.size());
   }
   if (simulation.groundHeight && !std::isfinite(*simulation.groundHeight))
     throw InputError(context, "the ground height is not a finite number");

@@ -5,6 +5,7 @@
 
 #include "geometry/TriMesh.h"
 #include "model/Collider.h"
+#include "model/Controller.h"
 #include "model/MotionClip.h"
 #include "model/Skeleton.h"
 #include "model/SkinWeights.h"
@@ -18,7 +19,6 @@ namespace sinew {
 
 // Stable identity of a project object (outliner, selection, undo), unique
 // within a project and never reused.
-using ObjectId = uint64_t;
 
 struct MeshObject {
   ObjectId id = 0;
@@ -103,11 +103,14 @@ struct Project {
   std::optional<SkeletonObject> skeleton;  // the character's skeleton (one per project)
   std::vector<ClipObject> clips;
   std::vector<VolumeObject> volumes;
+  std::vector<ControllerObject> controllers;
   SimulationSetup simulation;
 
   ObjectId allocateId() { return nextId++; }
   Aabb bounds() const;                     // of the visible meshes and the skeleton
-  size_t objectCount() const { return meshes.size() + (skeleton ? 1 : 0) + clips.size() + volumes.size(); }
+  size_t objectCount() const {
+    return meshes.size() + (skeleton ? 1 : 0) + clips.size() + volumes.size() + controllers.size();
+  }
 
   MeshObject* findMesh(ObjectId id);
   const MeshObject* findMesh(ObjectId id) const;
@@ -115,6 +118,8 @@ struct Project {
   const ClipObject* findClip(ObjectId id) const;
   VolumeObject* findVolume(ObjectId id);
   const VolumeObject* findVolume(ObjectId id) const;
+  ControllerObject* findController(ObjectId id);
+  const ControllerObject* findController(ObjectId id) const;
   // Name of object `id` or "" if there is none.
   std::string objectName(ObjectId id) const;
 

@@ -41,6 +41,7 @@ Scene randomScene(size_t nTets, unsigned seed) {
     if (t % 7 == 3) deform.col(0) = -deform.col(0);              // inverted element
     Mat3 refDeform = Mat3::Identity() + 0.1 * Mat3::Random();
     if (t % 11 == 5) refDeform.col(2) *= 0.05;                   // collapsed reference (clamped)
+    if (t % 13 == 8) refDeform.col(1) *= 2.6;                    // overstretched reference (clamped)
     const Vec3 origin(u(rng), u(rng), u(rng));
     const auto base = static_cast<int32_t>(s.x.size());
     const Mat3 ds = deform * rest, dp = refDeform * rest;
@@ -105,7 +106,8 @@ void referenceElement(const Scene& s, size_t t, const ElementInput& in, Vec3 cor
   double restJ = 1;
   if (in.plasticity) {
     Mat3 fp = dp * s.bmInv[t];
-    if (fp.determinant() < in.minPlasticStretch) fp = clampPlasticStretch(fp, in.minPlasticStretch);
+    if (fp.determinant() < in.minPlasticStretch || fp.squaredNorm() > in.maxPlasticStretch * in.maxPlasticStretch)
+      fp = clampPlasticStretch(fp, in.minPlasticStretch, in.maxPlasticStretch);
     restJ = fp.determinant();
     const Mat3 rStar = polarOf(fp * f.transpose());
     g = rStar.transpose() * fp;
@@ -159,7 +161,8 @@ TEST_P(ElementKernel, AgreesWithThePlainFormulas) {
     EXPECT_LT((k.rotation[t].transpose() * k.rotation[t] - Mat3::Identity()).norm(), 1e-9);
     Mat3 fp;
     for (int c = 0; c < 3; ++c) fp.col(c) = s.reference[s.tets[t][c + 1]] - s.reference[s.tets[t][0]];
-    clamped += (fp * s.bmInv[t]).determinant() < in.minPlasticStretch;
+    fp = fp * s.bmInv[t];
+    clamped += fp.determinant() < in.minPlasticStretch || fp.squaredNorm() > in.maxPlasticStretch * in.maxPlasticStretch;
   }
   EXPECT_GT(inverted, 5) << "the scene exercises the scalar fallback";
   EXPECT_GT(clamped, 5) << "the scene exercises the plastic clamp";

@@ -1,0 +1,32 @@
+// How far a simulated character is from the reference at one instant: the
+// terms of the sampling cost (Liu et al. 2010; sketched in the papers'
+// README): joint rotations, root orientation and position, end effectors
+// relative to the root, balance (centre of mass over the support, as in the
+// reference) and centre-of-mass velocity.
+#pragma once
+
+#include "control/Reference.h"
+
+namespace sinew::control {
+
+struct CostWeights {
+  double pose = 1;          // mean squared joint rotation error, rad^2
+  double root = 2;          // squared root orientation error, rad^2
+  double position = 1;      // squared root position error, m^2
+  double endEffector = 4;   // mean squared end-effector error (relative to the root), m^2
+  double balance = 8;       // squared error of the centre of mass relative to the support (ground plane), m^2
+  double velocity = 0.2;    // squared centre-of-mass velocity error, (m/s)^2
+  bool operator==(const CostWeights&) const = default;
+};
+
+struct CostTerms {
+  double pose = 0, root = 0, position = 0, endEffector = 0, balance = 0, velocity = 0;
+  bool fallen = false;      // the root sank below 40% of its reference height or tilted past 60 degrees
+  double total = 0;         // the weighted sum (+ kFallenCost when fallen)
+};
+
+inline constexpr double kFallenCost = 100;
+
+CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const CostWeights& w);
+
+}  // namespace sinew::control

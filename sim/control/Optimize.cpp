@@ -1,0 +1,294 @@
+#include "control/Optimize.h"
+
+#include "control/InverseDynamics.h"
+#include "core/Error.h"
+#include "io/AnimationExport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sinew::control {
+
+using json = nlohmann::json;
+
+std::string specToJson(const OptimizeSpec& s) {
+  const SamconOptions& o = s.samcon;
+  const CostWeights& w = o.weights;
+  json j{{"clip", s.clip},
+         {"start", s.start},
+         {"end", s.end},
+         {"frameRate", s.frameRate},
+         {"pdFrequency", s.pdFrequency},
+         {"window", o.window},
+         {"samples", o.samples},
+         {"keep", o.keep},
+         {"seed", o.seed},
+         {"timeScaling", o.timeScaling},
+         {"timeScaleRange", o.timeScaleRange},
+         {"idInit", o.idInit},
+         {"noise", o.noise},
+         {"weights",
+          {{"pose", w.pose}, {"root", w.root}, {"position", w.position}, {"endEffector", w.endEffector},
+           {"balance", w.balance}, {"velocity", w.velocity}}}};
+  if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
+  return j.dump();
+}
+
+OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
+  OptimizeSpec s;
+  try {
+    const json j = json::parse(text);
+    auto get = [&](const char* key, auto& value) {
+      if (j.contains(key)) value = j.at(key).get<std::decay_t<decltype(value)>>();
+    };
+    get("clip", s.clip);
+    get("start", s.start);
+    get("end", s.end);
+    get("frameRate", s.frameRate);
+    get("pdFrequency", s.pdFrequency);
+    get("jointMap", s.jointMap);
+    SamconOptions& o = s.samcon;
+    get("window", o.window);
+    get("samples", o.samples);
+    get("keep", o.keep);
+    get("seed", o.seed);
+    get("timeScaling", o.timeScaling);
+    get("timeScaleRange", o.timeScaleRange);
+    get("idInit", o.idInit);
+    get("noise", o.noise);
+    if (j.contains("weights")) {
+      const json& w = j.at("weights");
+      CostWeights& c = o.weights;
+      for (auto [key, value] : {std::pair{"pose", &c.pose}, {"root", &c.root}, {"position", &c.position},
+                                {"endEffector", &c.endEffector}, {"balance", &c.balance}, {"velocity", &c.velocity}})
+        if (w.contains(key)) *value = w.at(key).get<double>();
+    }
+  } catch (const json::exception& e) {
+    throw InputError(context, std::string("malformed optimiser settings: ") + e.what());
+  }
+  return s;
+}
+
+liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency) {
+  liu2013::ModelOptions o = liu2013::modelOptionsFor(project.simulation);
+  if (pdFrequency > 0) o.pdFrequency = pdFrequency;
+  return o;
+}
+
+namespace {
+
+liu2013::Settings searchSettings(const Project& project) {
+  liu2013::Settings s;
+  liu2013::applyScene(project.simulation, s);
+  return s;
+}
+
+// The lowest point of the fine surface skinned to a pose (world joint
+// transforms): linear blend skinning of the cage nodes, then the embedding.
+double lowestSkinnedPoint(const liu2013::Liu2013Model& m, const std::vector<Transform>& pose) {
+  std::vector<Mat3> rotation(pose.size());
+  std::vector<Vec3> translation(pose.size());
+  for (size_t l = 0; l < pose.size(); ++l) {
+    const Transform s = pose[l] * m.linkRest[l].inverse();
+    rotation[l] = s.rotation.toRotationMatrix();
+    translation[l] = s.translation;
+  }
+  std::vector<double> nodeY(m.nodeCount());
+  for (size_t i = 0; i < m.nodeCount(); ++i) {
+    double y = 0;
+    for (int32_t a = m.influenceOffsets[i]; a < m.influenceOffsets[i + 1]; ++a) {
+      const liu2013::Influence& f = m.influences[size_t(a)];
+      y += f.weight * (rotation[size_t(f.link)].row(1).dot(m.restNodes[i]) + translation[size_t(f.link)].y());
+    }
+    nodeY[i] = y;
+  }
+  double lowest = std::numeric_limits<double>::infinity();
+  for (size_t v = 0; v < m.embedding.vertexCount(); ++v) {
+    const Tet& tet = m.tets[size_t(m.embedding.tet[v])];
+    double y = 0;
+    for (int k = 0; k < 4; ++k) y += m.embedding.weights[v][k] * nodeY[size_t(tet[k])];
+    lowest = std::min(lowest, y);
+  }
+  return lowest;
+}
+
+double lowestRestNode(const liu2013::Liu2013Model& m) {
+  double y = std::numeric_limits<double>::infinity();
+  for (const Vec3& x : m.restNodes) y = std::min(y, x.y());
+  return y;
+}
+
+}  // namespace
+
+liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> model, const liu2013::Settings& settings,
+                                   const Skeleton& skeleton, const ReferenceMotion& reference) {
+  // Rest pose -> the reference's first pose over kBlend s, held for kHold s,
+  // the skeleton moved kinematically and the flesh simulated.
+  constexpr double kBlend = 0.5, kHold = 0.3, kFrame = 0.05;
+  const dyn::ArticulatedState rest = dyn::restState(model->skeleton);
+  const dyn::ArticulatedState first = reference.pose(0.0);
+  std::vector<Vec3> roots;
+  std::vector<std::vector<Quat>> rotations;
+  const int blendFrames = int(std::lround(kBlend / kFrame)), frames = int(std::lround((kBlend + kHold) / kFrame)) + 1;
+  for (int f = 0; f < frames; ++f) {
+    const double u = std::min(1.0, double(f) / blendFrames);
+    const double w = u * u * (3 - 2 * u);  // eased
+    roots.push_back((1 - w) * rest.rootPosition + w * first.rootPosition);
+    std::vector<Quat> r(first.rotation.size());
+    for (size_t l = 0; l < r.size(); ++l) r[l] = rest.rotation[l].slerp(w, first.rotation[l]).normalized();
+    rotations.push_back(std::move(r));
+  }
+  liu2013::Settings s = settings;
+  s.drive = DriveMode::Kinematic;
+  s.clip = skeletonAnimationClip(skeleton, roots, rotations, kFrame);
+  s.loopClip = false;
+  liu2013::Liu2013Solver solver(std::move(model), s);
+  const int steps = int(std::lround((kBlend + kHold) / s.dt));
+  for (int i = 0; i < steps; ++i) solver.step();
+  // From here the reference's velocities; the clock starts at 0.
+  liu2013::Liu2013State out = solver.state();
+  out.skeleton = reference.state(0.0);
+  out.time = 0;
+  out.steps = 0;
+  return out;
+}
+
+PreparedOptimization prepareOptimization(const Project& project, const OptimizeSpec& spec, const Progress& progress) {
+  const SamconOptions& o = spec.samcon;
+  if (!(o.window >= 0.02 && o.window <= 1.0)) throw InputError("--window", "control windows must last 0.02-1 s");
+  if (o.samples < 1 || o.keep < 1) throw InputError("--samples", "samples and kept states must be at least 1");
+  if (!(o.noise >= 0) || !(o.timeScaleRange >= 0 && o.timeScaleRange < 0.9))
+    throw InputError("optimize", "the noise must be >= 0 and the time scale range in [0, 0.9)");
+  if (!(spec.pdFrequency > 0 && spec.pdFrequency < 100)) throw InputError("--pd-frequency", "must lie in (0, 100) Hz");
+  const ClipObject* source = nullptr;
+  for (const ClipObject& c : project.clips)
+    if (c.clip.name == spec.clip) source = &c;
+  if (!source) {
+    std::string names;
+    for (const ClipObject& c : project.clips) names += (names.empty() ? "" : ", ") + c.clip.name;
+    throw InputError(spec.clip.empty() ? std::string("--clip") : spec.clip,
+                     "no clip of that name in the project (clips: " + (names.empty() ? std::string("none") : names) + ")");
+  }
+  if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
+  const Skeleton& skel = project.skeleton->skeleton;
+  progress.update(0.0, "model");
+  PreparedOptimization out;
+  SamconProblem& p = out.problem;
+  p.options = o;
+  p.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, spec.pdFrequency));
+  p.settings = searchSettings(project);
+
+  progress.update(0.2, "retargeting");
+  JointMap map;
+  if (spec.jointMap.empty()) map = autoJointMap(skel, source->clip);
+  else map.clipJoint = spec.jointMap;
+  RetargetOptions ro;
+  ro.start = spec.start;
+  ro.end = spec.end;
+  ro.frameRate = spec.frameRate;
+  ro.groundHeight = p.settings.groundHeight;
+  ro.restGround = lowestRestNode(*p.model);
+  ro.lowestPoint = [&m = *p.model](const std::vector<Transform>& pose) { return lowestSkinnedPoint(m, pose); };
+  out.retarget = retargetClip(source->clip, skel, map, ro);
+  for (size_t j = 0; j < skel.size(); ++j)
+    if (map.clipJoint[j].empty()) out.notes.push_back("joint '" + skel.joints[j].name + "' follows no clip joint (keeps its rest rotation)");
+
+  auto reference = std::make_shared<ReferenceMotion>(*p.model, out.retarget.clip);
+  p.reference = reference;
+  const double length = reference->duration();
+  if (length < 0.5 * o.window)
+    throw InputError(spec.clip, "the segment lasts " + std::to_string(length) + " s, shorter than one control window (" +
+                                    std::to_string(o.window) + " s)");
+  const int n = std::max(1, int(std::lround(length / o.window)));
+
+  progress.update(0.4, o.idInit ? "inverse dynamics" : "windows");
+  InverseDynamicsOptions ido;
+  ido.dt = p.settings.dt;
+  ido.friction = p.settings.friction;
+  ido.groundHeight = p.settings.groundHeight;
+  for (int k = 0; k < n; ++k) {
+    ControlWindow w;
+    w.referenceStart = length * k / n;
+    w.referenceDuration = length * (k + 1) / n - w.referenceStart;
+    w.duration = w.referenceDuration;
+    const double endTime = w.referenceStart + w.referenceDuration;
+    w.targets = o.idInit ? inverseDynamicsWindowTarget(*reference, p.model->skeleton, w.referenceStart, endTime, ido)
+                         : reference->pose(endTime).rotation;
+    p.windows.push_back(std::move(w));
+    progress.update(0.4 + 0.5 * (k + 1) / n);
+  }
+
+  progress.update(0.9, "settling");
+  p.start = settledStart(p.model, p.settings, skel, *reference);
+  progress.update(1.0);
+  return out;
+}
+
+ControllerObject makeControllerObject(const Project& project, const OptimizeSpec& spec,
+                                      const PreparedOptimization& prepared, const SamconSearch& search,
+                                      const std::string& name) {
+  ControllerObject c;
+  c.name = name;
+  c.sourceClip = spec.clip;
+  c.start = spec.start;
+  c.end = spec.end < 0 ? spec.start + prepared.retarget.clip.duration() : spec.end;
+  c.jointMap = prepared.retarget.map.clipJoint;
+  c.reference = prepared.retarget.clip;
+  c.pdFrequency = spec.pdFrequency;
+  c.windows = search.best();
+  c.settings = specToJson(spec);
+  (void)project;
+  return c;
+}
+
+// ---------------------------------------------------------------------------
+// Playing a controller
+
+ControllerPolicy::ControllerPolicy(ControllerObject controller, std::shared_ptr<const ReferenceMotion> reference,
+                                   bool feedback)
+    : controller_(std::move(controller)), reference_(std::move(reference)), feedback_(feedback) {
+  double t = 0;
+  for (const ControlWindow& w : controller_.windows) {
+    windowStart_.push_back(t);
+    t += w.duration;
+  }
+  if (controller_.windows.empty()) throw InputError(controller_.name, "the controller has no windows");
+}
+
+int32_t ControllerPolicy::windowAt(double t) const {
+  const auto it = std::upper_bound(windowStart_.begin(), windowStart_.end(), t);
+  return int32_t(std::max<ptrdiff_t>(0, (it - windowStart_.begin()) - 1));
+}
+
+double ControllerPolicy::referenceTime(double t) const {
+  const int32_t k = windowAt(t);
+  const ControlWindow& w = controller_.windows[size_t(k)];
+  const double u = std::clamp((t - windowStart_[size_t(k)]) / w.duration, 0.0, 1.0);
+  return w.referenceStart + u * w.referenceDuration;
+}
+
+dyn::PdTargets ControllerPolicy::targets(int32_t window, const liu2013::Liu2013Solver& sim) const {
+  (void)sim;
+  return {controller_.windows[size_t(window)].targets, {}};
+}
+
+ControllerRun prepareControllerRun(const Project& project, const ControllerObject& controller, liu2013::Settings settings,
+                                   bool feedback) {
+  if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
+  controller.validate(project.name, project.skeleton->skeleton.size());
+  ControllerRun run;
+  run.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency));
+  run.reference = std::make_shared<ReferenceMotion>(*run.model, controller.reference);
+  run.policy = std::make_shared<ControllerPolicy>(controller, run.reference, feedback);
+  settings.drive = DriveMode::Hold;  // the policy replaces the drive
+  settings.clip.reset();
+  run.solver = std::make_unique<liu2013::Liu2013Solver>(run.model, settings);
+  run.solver->setState(settledStart(run.model, settings, project.skeleton->skeleton, *run.reference));
+  run.solver->setPolicy(run.policy);
+  return run;
+}
+
+}  // namespace sinew::control

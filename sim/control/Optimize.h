@@ -1,0 +1,91 @@
+// Controllers for a project's character, end to end: from a clip of the
+// project to a search problem (retargeting, the Liu 2013 model, inverse
+// dynamics, control windows), from a finished search to a ControllerObject,
+// and from a ControllerObject back to a simulation that plays it (open loop,
+// or with its feedback policy). Shared by `sinew-cli optimize`, `sinew-cli
+// simulate --controller` and the GUI's Controller panel.
+#pragma once
+
+#include "control/Retarget.h"
+#include "control/Samcon.h"
+#include "model/Project.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sinew::control {
+
+struct OptimizeSpec {
+  std::string clip;                      // a clip of the project (by name)
+  double start = 0, end = -1;            // s of that clip (end < 0: to its end)
+  std::vector<std::string> jointMap;     // per skeleton joint ("" none); empty: automatic
+  double frameRate = 0;                  // of the retargeted reference (0: the clip's)
+  double pdFrequency = 5;                // Hz: the skeleton's PD gains (kp = I (2 pi f)^2)
+  SamconOptions samcon;
+};
+
+// The spec as JSON (stored with the controller) and back.
+std::string specToJson(const OptimizeSpec& spec);
+OptimizeSpec specFromJson(const std::string& json, const std::string& context);
+
+struct PreparedOptimization {
+  SamconProblem problem;
+  RetargetResult retarget;
+  std::vector<std::string> notes;        // what a user should know (unmapped joints, ...)
+};
+
+// Throws InputError with what is missing: no clip of that name, joints that
+// do not map (named), a segment shorter than one window, no volumetric mesh.
+PreparedOptimization prepareOptimization(const Project& project, const OptimizeSpec& spec,
+                                         const Progress& progress = Progress::none());
+
+// The controller found so far (the windows done) as a project object.
+ControllerObject makeControllerObject(const Project& project, const OptimizeSpec& spec,
+                                      const PreparedOptimization& prepared, const SamconSearch& search,
+                                      const std::string& name);
+
+// Plays a controller: its windows' targets, in order, each for its duration
+// (the last held after the end), plus the feedback correction at each
+// window's start when enabled.
+class ControllerPolicy final : public liu2013::TargetPolicy {
+ public:
+  ControllerPolicy(ControllerObject controller, std::shared_ptr<const ReferenceMotion> reference, bool feedback);
+  int32_t windowAt(double t) const override;
+  dyn::PdTargets targets(int32_t window, const liu2013::Liu2013Solver& sim) const override;
+  const ControllerObject& controller() const { return controller_; }
+  bool feedback() const { return feedback_; }
+  // Reference time at simulated time t (time scaling: each window maps its
+  // duration onto its reference span).
+  double referenceTime(double t) const;
+
+ private:
+  ControllerObject controller_;
+  std::shared_ptr<const ReferenceMotion> reference_;
+  std::vector<double> windowStart_;  // simulated start of each window
+  bool feedback_;
+};
+
+// A simulation of the project's character playing `controller`: the model
+// with the controller's PD gains, posed at the reference's start, driven by a
+// ControllerPolicy. `settings` gives the physics (the drive is replaced).
+struct ControllerRun {
+  std::shared_ptr<const liu2013::Liu2013Model> model;
+  std::shared_ptr<const ReferenceMotion> reference;
+  std::shared_ptr<const ControllerPolicy> policy;
+  std::unique_ptr<liu2013::Liu2013Solver> solver;
+};
+ControllerRun prepareControllerRun(const Project& project, const ControllerObject& controller,
+                                   liu2013::Settings settings, bool feedback);
+
+// The character brought from its rest pose into the reference's first pose:
+// the skeleton moved kinematically over 0.5 s and held 0.3 s while the flesh
+// is simulated (linear blend skinning alone would invert elements at bent
+// elbows and lowered arms), then given the reference's velocities; time 0.
+liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> model, const liu2013::Settings& settings,
+                                   const Skeleton& skeleton, const ReferenceMotion& reference);
+
+// The model options a controller was made with.
+liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency);
+
+}  // namespace sinew::control

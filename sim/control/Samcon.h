@@ -1,0 +1,139 @@
+// Open-loop control by sampling (Liu et al. 2010, "SAMCON", as extended by
+// Liu et al. 2013, Section 5): the reference is cut into control windows of
+// about 0.1 s; each window holds one PD target pose for a duration of its
+// own. Window by window, from each of the best states kept so far, samples
+// draw the target (the window's initial target, from inverse dynamics or the
+// reference pose, plus noise per degree of freedom) and the duration (time
+// scaling); each sample simulates the full soft character from an in-memory
+// snapshot and is scored against the reference at the window's end; the best
+// are kept. At the end the best final state's path back to the start is the
+// controller.
+//
+// Sample evaluation is behind SampleEvaluator: threads here, MPI ranks in
+// sinew-cli. Every sample's noise comes from its own random stream (seed,
+// window, sample index) and the kept set is chosen by (cost, index), so the
+// result is the same for any thread or rank count.
+#pragma once
+
+#include "control/Cost.h"
+#include "control/Reference.h"
+#include "core/Progress.h"
+#include "liu2013/Liu2013.h"
+#include "model/Controller.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sinew::control {
+
+struct SamconOptions {
+  double window = 0.1;            // s of reference per control window (the segment is cut into equal windows near this)
+  int samples = 200;              // per window (shared among the kept states)
+  int keep = 10;                  // states kept per window
+  uint64_t seed = 1;
+  int threads = 0;                // sample evaluation threads (0: all cores)
+  bool timeScaling = true;        // sample each window's duration (Section 5.2)
+  double timeScaleRange = 0.2;    // durations in [1 - r, 1 + r] x the reference's
+  bool idInit = true;             // initial targets by inverse dynamics (Section 5.1); else the reference pose
+  double noise = 0.1;             // rad, standard deviation of the target offsets per degree of freedom
+  CostWeights weights;
+};
+
+// Everything a sample needs; immutable during a search.
+struct SamconProblem {
+  std::shared_ptr<const liu2013::Liu2013Model> model;
+  liu2013::Settings settings;     // physics of the search (one thread per sample)
+  std::shared_ptr<const ReferenceMotion> reference;
+  std::vector<ControlWindow> windows;  // layout, with the initial targets
+  liu2013::Liu2013State start;    // the character posed at the reference's start
+  SamconOptions options;
+};
+
+struct SampleTask {
+  int32_t parent = 0;             // index into the window's start states
+  int32_t steps = 0;              // simulated steps
+  std::vector<Quat> targets;      // per link
+};
+
+struct SampleOutcome {
+  CostTerms cost;
+};
+
+// Runs samples. Implementations must give every task the result a single
+// thread would (each task is independent and deterministic).
+class SampleEvaluator {
+ public:
+  virtual ~SampleEvaluator() = default;
+  // Simulates each task from starts[task.parent] holding its targets for its
+  // steps, scores the end against the reference at `referenceEnd`; fills
+  // `outcomes` (one per task) and `kept` with the end states of the `keep`
+  // best tasks (lowest cost, then lowest index), best first. Throws
+  // Cancelled when cancelled through `progress`.
+  virtual void evaluate(const SamconProblem& problem, double referenceEnd,
+                        const std::vector<liu2013::Liu2013State>& starts, const std::vector<SampleTask>& tasks,
+                        int keep, std::vector<SampleOutcome>& outcomes,
+                        std::vector<std::pair<int32_t, liu2013::Liu2013State>>& kept, const Progress& progress) = 0;
+  virtual int workers() const = 0;
+};
+
+// Simulates one task: the end state and its cost. Shared by the evaluators.
+struct SampleRunner {
+  explicit SampleRunner(const SamconProblem& problem);
+  SampleOutcome run(const liu2013::Liu2013State& start, const SampleTask& task, double referenceEnd);
+  const liu2013::Liu2013State& state() const { return solver.state(); }
+  const SamconProblem& problem;
+  liu2013::Liu2013Solver solver;
+};
+
+// Evaluation on `threads` threads of this process (0: all cores).
+std::unique_ptr<SampleEvaluator> makeThreadedEvaluator(int threads);
+
+// The kept set of a window: the best `keep` of (cost, index) pairs.
+std::vector<int32_t> selectBest(const std::vector<double>& costs, int keep);
+
+struct WindowReport {
+  int32_t window = 0;
+  CostTerms best;                 // the best sample's cost terms
+  int32_t samples = 0;
+  int32_t fallen = 0;             // samples whose character fell
+  double wallSeconds = 0;
+  double timeScale = 1;           // of the best sample
+};
+
+// A search in progress: run window by window (the GUI pauses between
+// windows; a cancelled window starts over when run again).
+class SamconSearch {
+ public:
+  SamconSearch(SamconProblem problem, std::unique_ptr<SampleEvaluator> evaluator);
+  const SamconProblem& problem() const { return problem_; }
+  int32_t windowCount() const { return int32_t(problem_.windows.size()); }
+  int32_t windowsDone() const { return done_; }
+  bool finished() const { return done_ == windowCount() || failed_; }
+  bool failed() const { return failed_; }   // every sample of a window fell: the search stops there
+  WindowReport runWindow(const Progress& progress = Progress::none());
+  // The best path so far: the windows done, from the best kept state back to the start.
+  std::vector<ControlWindow> best() const;
+  const liu2013::Liu2013State& bestState() const;
+  const std::vector<WindowReport>& reports() const { return reports_; }
+  int64_t samplesEvaluated() const { return samplesEvaluated_; }
+
+ private:
+  struct Node {
+    liu2013::Liu2013State state;
+    std::vector<ControlWindow> path;
+    double cost = 0;
+  };
+  SamconProblem problem_;
+  std::unique_ptr<SampleEvaluator> evaluator_;
+  std::vector<Node> kept_;
+  std::vector<WindowReport> reports_;
+  int32_t done_ = 0;
+  bool failed_ = false;
+  int64_t samplesEvaluated_ = 0;
+};
+
+// Random target offsets and durations of window `window`'s samples.
+std::vector<SampleTask> drawSamples(const SamconProblem& problem, int32_t window, int32_t parents);
+
+}  // namespace sinew::control

@@ -1,0 +1,54 @@
+#include "model/Controller.h"
+
+#include "core/Error.h"
+
+#include <cmath>
+
+namespace sinew {
+
+bool ControlWindow::operator==(const ControlWindow& o) const {
+  if (referenceStart != o.referenceStart || referenceDuration != o.referenceDuration || duration != o.duration ||
+      cost != o.cost || targets.size() != o.targets.size())
+    return false;
+  for (size_t i = 0; i < targets.size(); ++i)
+    if (targets[i].coeffs() != o.targets[i].coeffs()) return false;
+  return true;
+}
+
+double ControllerObject::duration() const {
+  double d = 0;
+  for (const ControlWindow& w : windows) d += w.duration;
+  return d;
+}
+
+void ControllerObject::validate(const std::string& context, size_t jointCount) const {
+  const std::string what = "controller '" + name + "'";
+  if (jointMap.size() != jointCount)
+    throw InputError(context, what + ": its joint map does not match the skeleton (" + std::to_string(jointMap.size()) +
+                                  " rows for " + std::to_string(jointCount) + " joints)");
+  if (!(start >= 0 && end > start && std::isfinite(end))) throw InputError(context, what + ": bad segment");
+  reference.validate(context + ": " + what + " reference");
+  for (size_t k = 0; k < windows.size(); ++k) {
+    const ControlWindow& w = windows[k];
+    const std::string where = what + " window " + std::to_string(k);
+    if (!(w.duration > 0 && w.referenceDuration > 0 && w.referenceStart >= 0) || !std::isfinite(w.duration) ||
+        !std::isfinite(w.referenceDuration) || !std::isfinite(w.referenceStart))
+      throw InputError(context, where + ": durations must be positive");
+    if (w.targets.size() != jointCount) throw InputError(context, where + ": its targets do not match the skeleton");
+    for (const Quat& q : w.targets)
+      if (!q.coeffs().allFinite() || std::abs(q.norm() - 1) > 1e-6) throw InputError(context, where + ": a target is not a unit quaternion");
+  }
+  if (!feedback.empty()) {
+    if (feedback.gains.size() != windows.size()) throw InputError(context, what + ": feedback has a gain matrix per window");
+    for (int32_t j : feedback.joints)
+      if (j <= 0 || size_t(j) >= jointCount) throw InputError(context, what + ": feedback names a joint that does not exist");
+    const size_t size = 3 * feedback.joints.size() * size_t(std::max(0, feedback.stateSize));
+    for (const auto& g : feedback.gains) {
+      if (g.size() != size) throw InputError(context, what + ": a feedback gain matrix has the wrong size");
+      for (double x : g)
+        if (!std::isfinite(x)) throw InputError(context, what + ": a feedback gain is not finite");
+    }
+  }
+}
+
+}  // namespace sinew

@@ -1,0 +1,55 @@
+// A controller that makes the character perform a motion clip (Liu et al.
+// 2013, Section 5): the motion retargeted to the character, cut into control
+// windows, each holding one PD target pose for a duration of its own (time
+// scaling), found by sampling; optionally a linear feedback policy per window.
+// Plain data, saved with the project; control/ builds and runs it.
+#pragma once
+
+#include "core/Types.h"
+#include "model/MotionClip.h"
+
+#include <string>
+#include <vector>
+
+namespace sinew {
+
+struct ControlWindow {
+  double referenceStart = 0;     // s into the reference where the window starts
+  double referenceDuration = 0;  // s of reference it covers
+  double duration = 0;           // s simulated (time scaling: referenceDuration x the sampled scale)
+  std::vector<Quat> targets;     // PD target per skeleton joint (relative to its rest frame; the root's is unused)
+  double cost = 0;               // the search's cost at the window's end
+  bool operator==(const ControlWindow& o) const;
+};
+
+// Linear feedback around the open-loop control (Liu et al. 2012): at the
+// start of window k, the target offsets (rotation vectors of `joints`,
+// concatenated) are gains[k] * (s - reference s), s the reduced state
+// (control/Feedback.h says which quantities, in which order).
+struct FeedbackPolicy {
+  std::vector<int32_t> joints;                  // skeleton joints corrected
+  int32_t stateSize = 0;                        // rows of s
+  std::vector<std::vector<double>> gains;       // per window: (3 * joints.size()) x stateSize, row-major
+  bool operator==(const FeedbackPolicy&) const = default;
+  bool empty() const { return gains.empty(); }
+};
+
+struct ControllerObject {
+  ObjectId id = 0;
+  std::string name;
+  std::string sourceClip;                // the project clip it was made from (its name)
+  double start = 0, end = 0;             // s: the segment of the source clip
+  std::vector<std::string> jointMap;     // per skeleton joint: the clip joint it follows ("" none)
+  MotionClip reference;                  // the retargeted segment, on the character's skeleton
+  double pdFrequency = 0;                // Hz: the PD gains it was made for (0: the solver's default)
+  std::vector<ControlWindow> windows;
+  FeedbackPolicy feedback;
+  std::string settings;                  // the optimiser's settings, JSON (for the record and to rerun)
+  bool operator==(const ControllerObject&) const = default;
+
+  double duration() const;               // simulated: sum of window durations
+  // Throws InputError(context, ...) on inconsistent sizes or non-finite values.
+  void validate(const std::string& context, size_t jointCount) const;
+};
+
+}  // namespace sinew
