@@ -140,6 +140,58 @@ json materialToJson(const FleshMaterial& m) {
           {"damping", m.damping}};
 }
 
+json clipToJson(const MotionClip& clip, BlobWriter& blobs) {
+  json joints = json::array();
+  for (const ClipJoint& cj : clip.joints) {
+    json o{{"name", cj.name}, {"parent", cj.parent}, {"offset", vec3(cj.offset)}};
+    json ch = json::array();
+    for (Channel x : cj.channels) ch.push_back(channelName(x));
+    o["channels"] = ch;
+    if (cj.endSite) o["endSite"] = vec3(*cj.endSite);
+    joints.push_back(o);
+  }
+  return {{"name", clip.name},
+          {"frameTime", clip.frameTime},
+          {"frameCount", clip.frameCount},
+          {"units", clip.units},
+          {"unitScale", clip.unitScale},
+          {"joints", joints},
+          {"values", blobs.add(clip.values.data(), clip.values.size(), {size_t(clip.frameCount), size_t(clip.channelCount())})}};
+}
+
+json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
+  json windows = json::array();
+  std::vector<double> targets;
+  for (const ControlWindow& w : c.windows) {
+    windows.push_back({{"referenceStart", w.referenceStart},
+                       {"referenceDuration", w.referenceDuration},
+                       {"duration", w.duration},
+                       {"cost", w.cost}});
+    for (const Quat& q : w.targets) targets.insert(targets.end(), {q.w(), q.x(), q.y(), q.z()});
+  }
+  const size_t joints = c.windows.empty() ? 0 : c.windows.front().targets.size();
+  json o{{"id", c.id},
+         {"name", c.name},
+         {"sourceClip", c.sourceClip},
+         {"start", c.start},
+         {"end", c.end},
+         {"jointMap", c.jointMap},
+         {"pdFrequency", c.pdFrequency},
+         {"reference", clipToJson(c.reference, blobs)},
+         {"windows", windows},
+         {"targets", blobs.add(targets.data(), targets.size(), {c.windows.size(), joints, 4})},
+         {"settings", c.settings}};
+  if (!c.feedback.empty()) {
+    std::vector<double> gains;
+    for (const auto& g : c.feedback.gains) gains.insert(gains.end(), g.begin(), g.end());
+    o["feedback"] = {{"joints", c.feedback.joints},
+                     {"stateSize", c.feedback.stateSize},
+                     {"gains", blobs.add(gains.data(), gains.size(),
+                                         {c.feedback.gains.size(), 3 * c.feedback.joints.size(), size_t(c.feedback.stateSize)})}};
+  }
+  return o;
+}
+
 json projectToJson(const Project& p, BlobWriter& blobs) {
   json j;
   j["format"] = kProjectFormatName;
@@ -180,27 +232,17 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
   }
   json clips = json::array();
   for (const ClipObject& c : p.clips) {
-    json joints = json::array();
-    for (const ClipJoint& cj : c.clip.joints) {
-      json o{{"name", cj.name}, {"parent", cj.parent}, {"offset", vec3(cj.offset)}};
-      json ch = json::array();
-      for (Channel x : cj.channels) ch.push_back(channelName(x));
-      o["channels"] = ch;
-      if (cj.endSite) o["endSite"] = vec3(*cj.endSite);
-      joints.push_back(o);
-    }
-    clips.push_back({{"id", c.id},
-                     {"name", c.clip.name},
-                     {"source", c.source},
-                     {"frameTime", c.clip.frameTime},
-                     {"frameCount", c.clip.frameCount},
-                     {"units", c.clip.units},
-                     {"unitScale", c.clip.unitScale},
-                     {"joints", joints},
-                     {"values", blobs.add(c.clip.values.data(), c.clip.values.size(),
-                                          {size_t(c.clip.frameCount), size_t(c.clip.channelCount())})}});
+    json o = clipToJson(c.clip, blobs);
+    o["id"] = c.id;
+    o["source"] = c.source;
+    clips.push_back(o);
   }
   j["clips"] = clips;
+  if (!p.controllers.empty()) {  // optional (added within version 3)
+    json controllers = json::array();
+    for (const ControllerObject& c : p.controllers) controllers.push_back(controllerToJson(c, blobs));
+    j["controllers"] = controllers;
+  }
   json volumes = json::array();
   for (const VolumeObject& v : p.volumes) {
     json o{{"id", v.id}, {"name", v.name}, {"kind", volumeKindName(v.kind)}, {"bones", v.bones},
@@ -271,6 +313,74 @@ FleshMaterial readMaterial(const json& j, const std::string& ctx, const std::str
   m.density = field<double>(j, "density", ctx, path);
   m.damping = field<double>(j, "damping", ctx, path);
   return m;
+}
+
+MotionClip clipFromJson(const json& c, BlobReader& blobs, const std::string& path) {
+  MotionClip clip;
+  clip.name = field<std::string>(c, "name", "clip", path);
+  const std::string ctx = "clip '" + clip.name + "'";
+  clip.frameTime = field<double>(c, "frameTime", ctx, path);
+  clip.frameCount = field<int32_t>(c, "frameCount", ctx, path);
+  clip.units = c.value("units", "m");
+  clip.unitScale = c.value("unitScale", 1.0);
+  int32_t column = 0;
+  for (const json& cj : field<json>(c, "joints", ctx, path)) {
+    ClipJoint joint;
+    joint.name = field<std::string>(cj, "name", ctx + " joint", path);
+    joint.parent = field<int32_t>(cj, "parent", ctx + " joint '" + joint.name + "'", path);
+    joint.offset = readVec3(cj, "offset", ctx, path);
+    for (const std::string& ch : field<std::vector<std::string>>(cj, "channels", ctx, path)) {
+      const auto x = channelFromName(ch);
+      if (!x) throw InputError(path, ctx + ": unknown channel '" + ch + "'");
+      joint.channels.push_back(*x);
+    }
+    if (cj.contains("endSite")) joint.endSite = readVec3(cj, "endSite", ctx, path);
+    joint.firstChannel = column;
+    column += static_cast<int32_t>(joint.channels.size());
+    clip.joints.push_back(joint);
+  }
+  clip.values = blobs.read<double>(field<json>(c, "values", ctx, path), std::max(column, 1), ctx + " values");
+  return clip;
+}
+
+ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std::string& path) {
+  ControllerObject o;
+  o.id = field<ObjectId>(c, "id", "controller", path);
+  o.name = field<std::string>(c, "name", "controller", path);
+  const std::string ctx = "controller '" + o.name + "'";
+  o.sourceClip = c.value("sourceClip", "");
+  o.start = field<double>(c, "start", ctx, path);
+  o.end = field<double>(c, "end", ctx, path);
+  o.jointMap = field<std::vector<std::string>>(c, "jointMap", ctx, path);
+  o.pdFrequency = c.value("pdFrequency", 0.0);
+  o.reference = clipFromJson(field<json>(c, "reference", ctx, path), blobs, path);
+  o.settings = c.value("settings", "");
+  const size_t joints = o.jointMap.size();
+  const std::vector<double> targets = blobs.read<double>(field<json>(c, "targets", ctx, path), 4, ctx + " targets");
+  const json& windows = field<json>(c, "windows", ctx, path);
+  if (targets.size() != windows.size() * joints * 4)
+    throw InputError(path, ctx + ": the targets do not match the windows and joints");
+  size_t at = 0;
+  for (const json& w : windows) {
+    ControlWindow cw;
+    cw.referenceStart = field<double>(w, "referenceStart", ctx + " window", path);
+    cw.referenceDuration = field<double>(w, "referenceDuration", ctx + " window", path);
+    cw.duration = field<double>(w, "duration", ctx + " window", path);
+    cw.cost = w.value("cost", 0.0);
+    for (size_t k = 0; k < joints; ++k, at += 4) cw.targets.push_back(Quat(targets[at], targets[at + 1], targets[at + 2], targets[at + 3]));
+    o.windows.push_back(std::move(cw));
+  }
+  if (c.contains("feedback")) {
+    const json& f = c.at("feedback");
+    o.feedback.joints = field<std::vector<int32_t>>(f, "joints", ctx + " feedback", path);
+    o.feedback.stateSize = field<int32_t>(f, "stateSize", ctx + " feedback", path);
+    const size_t size = 3 * o.feedback.joints.size() * size_t(std::max(o.feedback.stateSize, 0));
+    const std::vector<double> gains = blobs.read<double>(field<json>(f, "gains", ctx, path), size_t(std::max(o.feedback.stateSize, 1)), ctx + " feedback gains");
+    if (size == 0 || gains.size() != size * o.windows.size()) throw InputError(path, ctx + ": the feedback gains do not match");
+    for (size_t k = 0; k < o.windows.size(); ++k)
+      o.feedback.gains.emplace_back(gains.begin() + long(k * size), gains.begin() + long((k + 1) * size));
+  }
+  return o;
 }
 
 Project projectFromJson(const json& j, const std::string& path) {
@@ -349,32 +459,12 @@ Project projectFromJson(const json& j, const std::string& path) {
   for (const json& c : field<json>(j, "clips", "project", path)) {
     ClipObject o;
     o.id = field<ObjectId>(c, "id", "clip", path);
-    o.clip.name = field<std::string>(c, "name", "clip", path);
-    const std::string ctx = "clip '" + o.clip.name + "'";
     o.source = c.value("source", "");
-    o.clip.frameTime = field<double>(c, "frameTime", ctx, path);
-    o.clip.frameCount = field<int32_t>(c, "frameCount", ctx, path);
-    o.clip.units = c.value("units", "m");
-    o.clip.unitScale = c.value("unitScale", 1.0);
-    int32_t column = 0;
-    for (const json& cj : field<json>(c, "joints", ctx, path)) {
-      ClipJoint joint;
-      joint.name = field<std::string>(cj, "name", ctx + " joint", path);
-      joint.parent = field<int32_t>(cj, "parent", ctx + " joint '" + joint.name + "'", path);
-      joint.offset = readVec3(cj, "offset", ctx, path);
-      for (const std::string& ch : field<std::vector<std::string>>(cj, "channels", ctx, path)) {
-        const auto x = channelFromName(ch);
-        if (!x) throw InputError(path, ctx + ": unknown channel '" + ch + "'");
-        joint.channels.push_back(*x);
-      }
-      if (cj.contains("endSite")) joint.endSite = readVec3(cj, "endSite", ctx, path);
-      joint.firstChannel = column;
-      column += static_cast<int32_t>(joint.channels.size());
-      o.clip.joints.push_back(joint);
-    }
-    o.clip.values = blobs.read<double>(field<json>(c, "values", ctx, path), std::max(column, 1), ctx + " values");
+    o.clip = clipFromJson(c, blobs, path);
     p.clips.push_back(std::move(o));
   }
+  if (j.contains("controllers"))
+    for (const json& c : j.at("controllers")) p.controllers.push_back(controllerFromJson(c, blobs, path));
   if (j.contains("volumes"))
     for (const json& v : j.at("volumes")) {
       VolumeObject o;

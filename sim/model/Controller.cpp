@@ -41,7 +41,7 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
   if (!feedback.empty()) {
     if (feedback.gains.size() != windows.size()) throw InputError(context, what + ": feedback has a gain matrix per window");
     for (int32_t j : feedback.joints)
-      if (j <= 0 || size_t(j) >= jointCount) throw InputError(context, what + ": feedback names a joint that does not exist");
+      if (j <= 0 || size_t(j) >= jointCount) throw InputError(context, what + ": feedback joint " + std::to_string(j) + " is not a driven joint of the skeleton");
     const size_t size = 3 * feedback.joints.size() * size_t(std::max(0, feedback.stateSize));
     for (const auto& g : feedback.gains) {
       if (g.size() != size) throw InputError(context, what + ": a feedback gain matrix has the wrong size");

@@ -430,6 +430,52 @@ TEST(ProjectFile, SimulationSceneRoundTrips) {
   EXPECT_THROW(p.validate("same name"), InputError);
 }
 
+TEST(ProjectFile, ControllersRoundTrip) {
+  const TempDir dir;
+  Project p = sampleProject();
+  const size_t joints = p.skeleton->skeleton.joints.size();
+  ControllerObject c;
+  c.id = p.allocateId();
+  c.name = "walk \"1\"";
+  c.sourceClip = p.clips.at(0).clip.name;
+  c.start = 0.25;
+  c.end = 1.0 / 3.0;
+  c.jointMap.assign(joints, "");
+  c.jointMap[0] = "Hips";
+  c.reference = p.clips.at(0).clip;
+  c.pdFrequency = 5.5;
+  for (int w = 0; w < 3; ++w) {
+    ControlWindow win;
+    win.referenceStart = c.start + w * 0.1;
+    win.referenceDuration = 0.1;
+    win.duration = 0.1 * (0.9 + w / 7.0);
+    for (size_t j = 0; j < joints; ++j)
+      win.targets.push_back(Quat(Eigen::AngleAxisd(0.1 * double(j) + w / 3.0, Vec3(1, 2, 3).normalized())));
+    win.cost = 1.0 / (w + 3.0);
+    c.windows.push_back(win);
+  }
+  c.feedback.joints = {1, 2};
+  c.feedback.stateSize = 5;
+  for (int w = 0; w < 3; ++w) {
+    std::vector<double> g(6 * 5);
+    for (size_t i = 0; i < g.size(); ++i) g[i] = std::sin(double(i * 7 + w));
+    c.feedback.gains.push_back(g);
+  }
+  c.settings = R"({"samples":200,"seed":7})";
+  p.controllers.push_back(c);
+  const std::string path = dir.file("controllers.sinew");
+  saveProject(p, path);
+  const Project back = loadProject(path);
+  ASSERT_EQ(back.controllers.size(), 1u);
+  EXPECT_TRUE(back.controllers[0] == c);
+  saveProject(back, dir.file("again.sinew"));
+  EXPECT_EQ(readBytes(dir.file("again.sinew")), readBytes(path));
+
+  // A window whose targets do not cover the skeleton is named.
+  p.controllers[0].windows[1].targets.pop_back();
+  EXPECT_THROW(p.validate("short window"), InputError);
+}
+
 TEST(ProjectFile, CorruptedBlobIsNamed) {
   const TempDir dir;
   const std::string path = dir.file("p.sinew");
