@@ -4,6 +4,7 @@
 
 #include "core/Error.h"
 
+#include <cstdint>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -102,8 +103,26 @@ struct SimulateArgs {
   std::optional<double> friction;      // nullopt: the project's (or the solver's default)
   std::string statsJson;
   std::string exportDir;
+  std::string controller;              // a controller of the project, played instead of a drive
+  std::string feedback = "on";         // with its feedback policy, when it has one
+  bool secondsGiven = false;           // else a controller plays for its duration + 1 s
 };
 int simulate(const SimulateArgs& args);
+
+struct OptimizeArgs {
+  std::string project;
+  std::string clip;                  // a clip name in the project, or a .bvh file (added to the output project)
+  double start = 0, end = -1;        // s; end < 0: the clip's end
+  int samples = 200, keep = 10, threads = 0;
+  uint64_t seed = 1;
+  std::string timeScaling = "on", idInit = "on", feedback = "off";
+  double window = 0.1, noise = 0.1, pdFrequency = 5;
+  std::string name;                  // the controller's name (default: clip and segment); replaces one of that name
+  std::string output;
+  std::string statsJson;
+  bool overwrite = false;
+};
+int optimize(const OptimizeArgs& args);
 
 struct ExportTetsArgs {
   std::string project;

@@ -2,6 +2,7 @@
 // (and optionally the animation).
 #include "Commands.h"
 
+#include "control/Optimize.h"
 #include "core/Error.h"
 #include "io/AnimationExport.h"
 #include "io/Bvh.h"
@@ -106,18 +107,67 @@ int simulate(const SimulateArgs& args) {
     if (args.groundHeight) settings.groundHeight = *args.groundHeight;
     if (args.friction) settings.friction = *args.friction;
     for (size_t i = 0; i < args.colliders.size(); ++i) settings.colliders.push_back(parseCollider(args.colliders[i], i));
+    if (!args.controller.empty() && !args.motion.empty())
+      throw InputError("--controller", "plays its own motion: leave out --motion");
     if (!args.motion.empty()) {
       settings.clip = findMotion(project, args.project, args.motion);
       settings.drive = args.drive == "kinematic" ? DriveMode::Kinematic : DriveMode::Pd;
     } else if (args.drive != "pd" && args.drive != "hold") {
       throw InputError("--drive", "the " + args.drive + " drive needs --motion CLIP");
     }
-    liu2013::Liu2013Solver solver(model, settings);
+
+    // A controller brings its own model (its PD gains), start and targets.
+    control::ControllerRun controlled;
+    const ControllerObject* controller = nullptr;
+    if (!args.controller.empty()) {
+      std::string names;
+      for (const ControllerObject& c : project.controllers) {
+        if (c.name == args.controller) controller = &c;
+        names += (names.empty() ? "" : ", ") + c.name;
+      }
+      if (!controller)
+        throw InputError(args.project, "has no controller called '" + args.controller + "' (controllers: " +
+                                           (names.empty() ? "none" : names) + ")");
+      const bool feedback = args.feedback == "on" && !controller->feedback.empty();
+      if (args.feedback == "on" && controller->feedback.empty())
+        std::cout << "note: controller '" << controller->name << "' has no feedback policy: playing it open loop\n";
+      try {
+        controlled = control::prepareControllerRun(project, *controller, settings, feedback);
+      } catch (const InputError& e) {
+        throw InputError(args.project, e.what());
+      }
+      model = controlled.model;
+    }
+    std::unique_ptr<liu2013::Liu2013Solver> own;
+    if (!controller) own = std::make_unique<liu2013::Liu2013Solver>(model, settings);
+    liu2013::Liu2013Solver& solver = controller ? *controlled.solver : *own;
 
     RunOptions run;
-    run.seconds = args.seconds;
+    run.seconds = controller && !args.secondsGiven ? controller->duration() + 1.0 : args.seconds;
     run.frameRate = args.fps;
     run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
+    // How closely a controller's character follows its reference, per frame.
+    nlohmann::json tracking = {{"time", nlohmann::json::array()}, {"cost", nlohmann::json::array()},
+                               {"pose_error", nlohmann::json::array()}, {"root_position_error", nlohmann::json::array()},
+                               {"root_height", nlohmann::json::array()}, {"reference_root_height", nlohmann::json::array()},
+                               {"fell", nlohmann::json::array()}};
+    bool fell = false;
+    if (controller) {
+      run.onFrame = [&] {
+        const control::BodyFeatures sim = controlled.reference->features(solver.state().skeleton);
+        const control::BodyFeatures ref =
+            controlled.reference->features(controlled.policy->referenceTime(solver.time() - 0.5 * settings.dt));
+        const control::CostTerms c = control::trackingCost(sim, ref, {});
+        tracking["time"].push_back(solver.time());
+        tracking["cost"].push_back(c.total);
+        tracking["pose_error"].push_back(c.pose);
+        tracking["root_position_error"].push_back(std::sqrt(c.position));
+        tracking["root_height"].push_back(sim.rootPosition.y());
+        tracking["reference_root_height"].push_back(ref.rootPosition.y());
+        tracking["fell"].push_back(c.fallen);
+        fell = fell || c.fallen;
+      };
+    }
     const RunRecord rec = runSimulation(solver, run);
 
     const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
@@ -140,7 +190,19 @@ int simulate(const SimulateArgs& args) {
                             {"poisson_ratio", modelOptions.material.poissonRatio},
                             {"material_regions", modelOptions.regions.size()},
                             {"density", modelOptions.material.density}};
-    const std::string text = statsJson(rec, solver.solverName(), settings.dt, threads, setup.dump());
+    if (controller) {
+      setup["drive"] = "controller";
+      setup["controller"] = controller->name;
+      setup["controller_duration"] = controller->duration();
+      setup["feedback"] = controlled.policy->feedback();
+    }
+    std::string text = statsJson(rec, solver.solverName(), settings.dt, threads, setup.dump());
+    if (controller) {
+      nlohmann::json stats = nlohmann::json::parse(text);
+      stats["tracking"] = tracking;
+      stats["summary"]["fell"] = fell;
+      text = stats.dump();
+    }
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
 
     if (!args.exportDir.empty()) {
@@ -155,6 +217,9 @@ int simulate(const SimulateArgs& args) {
               << rec.invertedTetsMax() << "\n";
     if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
     if (!args.exportDir.empty()) std::cout << "wrote " << rec.surfaces.size() << " frames to " << args.exportDir << "\n";
+    if (controller)
+      std::cout << "controller '" << controller->name << "': " << (fell ? "the character fell" : "the character stayed up")
+                << ", final tracking cost " << (tracking["cost"].empty() ? 0.0 : tracking["cost"].back().get<double>()) << "\n";
     if (!rec.stopped.empty()) {
       std::cerr << "sinew-cli: " << args.project << ": " << rec.stopped << "\n";
       return int(kBadInput);

@@ -94,6 +94,31 @@ int main(int argc, char** argv) {
   sim->add_option("--stats-json", simArgs.statsJson, "Write per-frame stats and a summary as JSON");
   sim->add_option("--export", simArgs.exportDir, "Write the surface as OBJ sequence and .pc2, the skeleton as .bvh, to this folder");
 
+  OptimizeArgs optArgs;
+  auto* opt = app.add_subcommand("optimize", "Build a controller that makes the character perform a motion clip segment (sampling, Liu et al. 2013)");
+  opt->add_option("project", optArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
+  opt->add_option("--clip", optArgs.clip, "Motion clip: a clip name in the project, or a .bvh file (added to the output)")->required();
+  opt->add_option("--start", optArgs.start, "Segment start in the clip, s (default 0)")->check(CLI::Range(0.0, 1e5));
+  opt->add_option("--end", optArgs.end, "Segment end in the clip, s (default: the clip's end)")->check(CLI::Range(0.0, 1e5));
+  opt->add_option("--samples", optArgs.samples, "Samples per control window (default 200)")->check(CLI::Range(1, 1000000));
+  opt->add_option("--keep", optArgs.keep, "States kept per window (default 10)")->check(CLI::Range(1, 10000));
+  opt->add_option("--threads", optArgs.threads, "Sample evaluation threads (default: all cores)")->check(CLI::Range(1, 256));
+  opt->add_option("--seed", optArgs.seed, "Random seed (default 1)");
+  opt->add_option("--time-scaling", optArgs.timeScaling, "Sample each window's duration: on|off")->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--id-init", optArgs.idInit, "Initial targets by inverse dynamics (else the reference pose): on|off")
+      ->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--feedback", optArgs.feedback, "Also fit a feedback policy: on|off (default off)")->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--window", optArgs.window, "Control window length, s (default 0.1)")->check(CLI::Range(0.02, 1.0));
+  opt->add_option("--noise", optArgs.noise, "Target noise per degree of freedom, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
+  opt->add_option("--pd-frequency", optArgs.pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));
+  opt->add_option("--name", optArgs.name, "Controller name (default: clip and segment); replaces a controller of that name");
+  opt->add_option("-o,--output", optArgs.output, "Project file to write (may be the input)")->required();
+  opt->add_option("--stats-json", optArgs.statsJson, "Write per-window costs, tracking errors, samples and wall time as JSON");
+  opt->add_flag("--overwrite", optArgs.overwrite, "Replace an existing output file");
+
+  sim->add_option("--controller", simArgs.controller, "Play a controller of the project (sinew-cli optimize) instead of a drive");
+  sim->add_option("--feedback", simArgs.feedback, "With the controller's feedback policy: on|off")->check(CLI::IsMember({"on", "off"}));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -111,6 +136,8 @@ int main(int argc, char** argv) {
   if (*exp) return exportMeshes(expArgs);
   if (*rigCmd) return rig(rigArgs);
   if (*tets) return exportTets(tetArgs);
+  if (*opt) return optimize(optArgs);
+  simArgs.secondsGiven = sim->count("--seconds") > 0;
   if (*sim) return simulate(simArgs);
   return kUsage;
 }

@@ -28,6 +28,7 @@ std::string specToJson(const OptimizeSpec& s) {
          {"seed", o.seed},
          {"timeScaling", o.timeScaling},
          {"timeScaleRange", o.timeScaleRange},
+         {"timeScaleWeight", o.timeScaleWeight},
          {"idInit", o.idInit},
          {"noise", o.noise},
          {"weights",
@@ -57,6 +58,7 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("seed", o.seed);
     get("timeScaling", o.timeScaling);
     get("timeScaleRange", o.timeScaleRange);
+    get("timeScaleWeight", o.timeScaleWeight);
     get("idInit", o.idInit);
     get("noise", o.noise);
     if (j.contains("weights")) {
@@ -75,6 +77,7 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
 liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency) {
   liu2013::ModelOptions o = liu2013::modelOptionsFor(project.simulation);
   if (pdFrequency > 0) o.pdFrequency = pdFrequency;
+  o.stanceAngle = 0.1;  // legs that can carry the body (see ModelOptions)
   return o;
 }
 
@@ -193,6 +196,15 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   ro.restGround = lowestRestNode(*p.model);
   ro.lowestPoint = [&m = *p.model](const std::vector<Transform>& pose) { return lowestSkinnedPoint(m, pose); };
   out.retarget = retargetClip(source->clip, skel, map, ro);
+  // Legs that follow nothing cannot stand or step: name them.
+  std::string legs;
+  for (int32_t foot : findFeet(skel))
+    for (int32_t j = foot; j > 0; j = skel.joints[size_t(j)].parent)
+      if (map.clipJoint[size_t(j)].empty() && legs.find("'" + skel.joints[size_t(j)].name + "'") == std::string::npos)
+        legs += (legs.empty() ? "'" : ", '") + skel.joints[size_t(j)].name + "'";
+  if (!legs.empty())
+    throw InputError(spec.clip, "no clip joint maps to the character's leg joints " + legs +
+                                    " (map them in the Controller panel's joint table)");
   for (size_t j = 0; j < skel.size(); ++j)
     if (map.clipJoint[j].empty()) out.notes.push_back("joint '" + skel.joints[j].name + "' follows no clip joint (keeps its rest rotation)");
 

@@ -49,6 +49,7 @@ std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int3
     }
     const double scale = o.timeScaling ? 1.0 + o.timeScaleRange * uniform(rng) : 1.0;
     t.steps = std::max(1, int32_t(std::lround(w.referenceDuration * scale / p.settings.dt)));
+    t.scale = t.steps * p.settings.dt / w.referenceDuration;
   }
   return tasks;
 }
@@ -91,6 +92,8 @@ SampleOutcome SampleRunner::run(const liu2013::Liu2013State& start, const Sample
   }
   const ReferenceMotion& ref = *problem.reference;
   out.cost = trackingCost(ref.features(solver.state().skeleton), ref.features(referenceEnd), problem.options.weights);
+  const double stretch = std::log(task.scale);
+  out.cost.total += problem.options.timeScaleWeight * stretch * stretch;
   return out;
 }
 

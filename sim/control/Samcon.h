@@ -35,6 +35,7 @@ struct SamconOptions {
   int threads = 0;                // sample evaluation threads (0: all cores)
   bool timeScaling = true;        // sample each window's duration (Section 5.2)
   double timeScaleRange = 0.2;    // durations in [1 - r, 1 + r] x the reference's
+  double timeScaleWeight = 1;     // cost per (ln scale)^2: without it the greedy search favours short windows (less time to drift)
   bool idInit = true;             // initial targets by inverse dynamics (Section 5.1); else the reference pose
   double noise = 0.1;             // rad, standard deviation of the target offsets per degree of freedom
   CostWeights weights;
@@ -53,6 +54,7 @@ struct SamconProblem {
 struct SampleTask {
   int32_t parent = 0;             // index into the window's start states
   int32_t steps = 0;              // simulated steps
+  double scale = 1;               // steps x dt / the window's reference duration
   std::vector<Quat> targets;      // per link
 };
 

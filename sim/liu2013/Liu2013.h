@@ -41,6 +41,14 @@ struct ModelOptions {
   std::vector<std::pair<std::string, Material>> regions;   // ...except tets whose dominant bone is named here
   double pdFrequency = 4.0;        // Hz: kp = I (2 pi f)^2 per joint, I the subtree inertia about the joint
   double pdDampingRatio = 1.0;     // kd = 2 zeta I (2 pi f)
+  // Stance gains (0: off): the joints between the root and the feet also get
+  // kp >= M g d / stanceAngle (M the body's mass, d the joint's distance from
+  // the rest centre of mass), so that the servos can carry the body with
+  // errors near stanceAngle (rad); capped at the subtree's I (2 pi
+  // maxPdFrequency)^2 so that a swinging foot stays stable. Subtree inertia
+  // alone gives an ankle about 1/50 of what standing needs.
+  double stanceAngle = 0;
+  double maxPdFrequency = 40;      // Hz
   int maxInfluences = 4;           // skinning influences kept per node for the reference pose
   double soleStiffening = 5;       // Young's modulus factor for the bones nearest the ground at rest (feet)
   double minNodeMassFraction = 0.3;  // mass scaling: lightest node mass as a fraction of the mean (0: off)

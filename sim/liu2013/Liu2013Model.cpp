@@ -113,7 +113,8 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
   std::vector<Material> linkMaterial(nLinks, options.material);
   // Soles carry the body's weight on little flesh: the bones nearest the
   // ground at rest (feet) get a stiffer material unless the user set one.
-  if (options.soleStiffening > 1) {
+  std::vector<int32_t> footLinks;  // bones with fixed nodes near the ground at rest
+  {
     double lowest = std::numeric_limits<double>::infinity();
     for (const Vec3& x : m.restNodes) lowest = std::min(lowest, x.y());
     Aabb all;
@@ -122,8 +123,10 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     for (size_t i = 0; i < nNodes; ++i)
       if (m.nodeLink[i] >= 0) linkLowest[m.nodeLink[i]] = std::min(linkLowest[m.nodeLink[i]], m.restNodes[i].y());
     for (size_t l = 0; l < nLinks; ++l)
-      if (linkLowest[l] < lowest + 0.08 * all.size().y()) linkMaterial[l].youngsModulus *= options.soleStiffening;
+      if (linkLowest[l] < lowest + 0.08 * all.size().y()) footLinks.push_back(int32_t(l));
   }
+  if (options.soleStiffening > 1)
+    for (int32_t l : footLinks) linkMaterial[size_t(l)].youngsModulus *= options.soleStiffening;
   for (const auto& [name, mat] : options.regions) {
     const int32_t link = skel.find(name);
     if (link < 0) throw InputError("material", "no joint called '" + name + "' in the skeleton");
@@ -273,10 +276,24 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     }
   }
   const double omega = 2 * M_PI * options.pdFrequency;
+  // The legs: every joint on a path from the root to a foot (the bones nearest the ground at rest).
+  std::vector<bool> leg(nLinks, false);
+  Vec3 restCom = Vec3::Zero();
+  for (size_t i = 0; i < nNodes; ++i) restCom += m.nodeMass[i] * m.restNodes[i];
+  restCom /= m.totalMass;
+  if (options.stanceAngle > 0)
+    for (int32_t foot : footLinks)
+      for (int32_t link = foot; link > 0; link = skel.joints[link].parent) leg[size_t(link)] = true;
   for (size_t j = 0; j < nLinks; ++j) {
     dyn::Link& link = m.skeleton.links[j];
-    const double inertia = std::max(subtreeInertia[j], link.inertia.inertia.trace() / 2 + 1e-6);
+    double inertia = std::max(subtreeInertia[j], link.inertia.inertia.trace() / 2 + 1e-6);
     if (link.kind == dyn::JointKind::Free) continue;
+    if (leg[j]) {
+      const double d = (m.linkRest[j].translation - restCom).norm();
+      const double stance = m.totalMass * 9.81 * d / options.stanceAngle;
+      const double cap = inertia * std::pow(2 * M_PI * options.maxPdFrequency, 2);
+      inertia = std::max(inertia, std::min(stance, cap) / (omega * omega));  // the load the servo carries, as an inertia
+    }
     link.kp = inertia * omega * omega;
     link.kd = 2 * options.pdDampingRatio * inertia * omega;
   }

@@ -40,6 +40,7 @@ RunRecord runSimulation(Simulation& sim, const RunOptions& options, const Progre
     rec.frames.push_back(sim.measure());
     if (options.recordSurface) rec.surfaces.push_back(sim.surfacePositions());
     if (options.recordSkeleton) rec.joints.push_back(sim.jointPoses());
+    if (options.onFrame) options.onFrame();
   };
   record();
   rec.stepSeconds.reserve(totalSteps);

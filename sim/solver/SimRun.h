@@ -6,6 +6,7 @@
 #include "core/Progress.h"
 #include "solver/Simulation.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@ struct RunOptions {
   double frameRate = 60;          // frames recorded per simulated second
   bool recordSurface = false;     // keep the surface positions of every frame
   bool recordSkeleton = false;    // keep the joint poses of every frame
+  std::function<void()> onFrame;  // called after each recorded frame (the caller measures more)
 };
 
 struct RunRecord {

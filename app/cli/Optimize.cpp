@@ -1,0 +1,203 @@
+// sinew-cli optimize: build a controller for a segment of a motion clip by
+// sampling (control/Samcon.h), save it in a project and report every window.
+#include "Commands.h"
+
+#include "control/Optimize.h"
+#include "core/Error.h"
+#include "io/Bvh.h"
+#include "io/FileUtil.h"
+#include "io/ProjectFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+namespace sinew::cli {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::atomic<bool> gInterrupted{false};
+extern "C" void onInterrupt(int) { gInterrupted = true; }
+
+std::string segmentName(const std::string& clip, double start, double end) {
+  std::ostringstream s;
+  s << clip << " " << std::setprecision(3) << start << "-" << end << " s";
+  return s.str();
+}
+
+json windowJson(const control::WindowReport& r) {
+  return {{"window", r.window},
+          {"cost", r.best.total},
+          {"pose_error", r.best.pose},
+          {"root_orientation_error", r.best.root},
+          {"root_position_error", r.best.position},
+          {"end_effector_error", r.best.endEffector},
+          {"balance_error", r.best.balance},
+          {"com_velocity_error", r.best.velocity},
+          {"fell", r.best.fallen},
+          {"samples", r.samples},
+          {"fallen_samples", r.fallen},
+          {"time_scale", r.timeScale},
+          {"wall_seconds", r.wallSeconds}};
+}
+
+}  // namespace
+
+int optimize(const OptimizeArgs& args) {
+  return guarded([&]() -> int {
+    if (args.output != args.project && fs::exists(args.output) && !args.overwrite)
+      throw InputError(args.output, "exists (pass --overwrite to replace it)");
+    Project project = loadProject(args.project);
+
+    // The clip: one of the project's, or a BVH file added to the project.
+    control::OptimizeSpec spec;
+    spec.clip = args.clip;
+    bool inProject = false;
+    for (const ClipObject& c : project.clips) inProject = inProject || c.clip.name == args.clip;
+    if (!inProject && fs::path(args.clip).extension() == ".bvh" && fs::exists(args.clip)) {
+      ClipObject c;
+      c.id = project.allocateId();
+      c.source = args.clip;
+      c.clip = readBvh(args.clip);
+      c.clip.name = fs::path(args.clip).stem().string();
+      for (const ClipObject& o : project.clips)
+        if (o.clip.name == c.clip.name) throw InputError(args.clip, "the project already has a different clip called '" + c.clip.name + "'");
+      spec.clip = c.clip.name;
+      project.clips.push_back(std::move(c));
+    }
+    spec.start = args.start;
+    spec.end = args.end;
+    spec.pdFrequency = args.pdFrequency;
+    control::SamconOptions& o = spec.samcon;
+    o.samples = args.samples;
+    o.keep = args.keep;
+    o.threads = args.threads;
+    o.seed = args.seed;
+    o.timeScaling = args.timeScaling == "on";
+    o.idInit = args.idInit == "on";
+    o.window = args.window;
+    o.noise = args.noise;
+    if (args.end >= 0 && !(args.end > args.start))
+      throw InputError("--end", "the segment must end after it starts (--start " + std::to_string(args.start) + ")");
+    if (args.feedback == "on")
+      throw InputError("--feedback", "feedback policies are not available yet: build the open-loop controller with --feedback off");
+
+    const int threads = args.threads > 0 ? args.threads : std::max(1, int(std::thread::hardware_concurrency()));
+    const auto t0 = std::chrono::steady_clock::now();
+    control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
+    const double prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const std::string& note : prepared.notes) std::cout << "note: " << note << "\n";
+    const double length = prepared.problem.reference->duration();
+    std::cout << "optimizing '" << spec.clip << "' " << spec.start << "-" << spec.start + length << " s: "
+              << prepared.problem.windows.size() << " windows, " << o.samples << " samples per window, keeping "
+              << o.keep << ", " << threads << " thread(s), seed " << o.seed << ", time scaling "
+              << args.timeScaling << ", inverse dynamics " << args.idInit << std::endl;
+
+    control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(threads));
+    gInterrupted = false;
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    const Progress progress([](double, std::string_view) {}, &gInterrupted);
+    std::string stopped;
+    json windows = json::array();
+    const auto searchStart = std::chrono::steady_clock::now();
+    while (!search.finished()) {
+      try {
+        const control::WindowReport r = search.runWindow(progress);
+        windows.push_back(windowJson(r));
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - searchStart).count();
+        const double left = elapsed / search.windowsDone() * (search.windowCount() - search.windowsDone());
+        std::cout << "window " << r.window + 1 << "/" << search.windowCount() << ": cost " << r.best.total
+                  << " (pose " << r.best.pose << ", root " << r.best.root << ", position " << r.best.position
+                  << ", end effectors " << r.best.endEffector << ", balance " << r.best.balance << "), time scale "
+                  << r.timeScale << ", " << r.fallen << "/" << r.samples << " samples fell, "
+                  << r.samples / std::max(r.wallSeconds, 1e-9) << " samples/s, about " << std::lround(left)
+                  << " s left" << std::endl;
+      } catch (const Cancelled&) {
+        stopped = "interrupted";
+        break;
+      }
+    }
+    std::signal(SIGINT, previous);
+    const double searchSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - searchStart).count();
+    if (search.failed()) stopped = "every sample of window " + std::to_string(search.windowsDone()) + " fell";
+
+    json summary = {{"project", args.project},
+                    {"output", args.output},
+                    {"clip", spec.clip},
+                    {"start", spec.start},
+                    {"end", spec.start + length},
+                    {"windows_total", search.windowCount()},
+                    {"windows_done", search.windowsDone()},
+                    {"samples_evaluated", search.samplesEvaluated()},
+                    {"threads", threads},
+                    {"prepare_seconds", prepareSeconds},
+                    {"search_seconds", searchSeconds},
+                    {"samples_per_second", double(search.samplesEvaluated()) / std::max(searchSeconds, 1e-9)},
+                    {"stopped", stopped},
+                    {"settings", json::parse(control::specToJson(spec))},
+                    {"windows", windows}};
+    if (search.windowsDone() == 0) {
+      if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
+      throw InputError(spec.clip, stopped.empty() ? "no window was optimized" : "stopped before the first window (" + stopped + ")");
+    }
+
+    // The best path so far is the controller (also when stopped early).
+    const std::string name = args.name.empty() ? segmentName(spec.clip, spec.start, spec.start + length) : args.name;
+    ControllerObject controller = control::makeControllerObject(project, spec, prepared, search, name);
+    ControllerObject* existing = nullptr;
+    for (ControllerObject& c : project.controllers)
+      if (c.name == name) existing = &c;
+    if (existing) {
+      controller.id = existing->id;
+      *existing = std::move(controller);
+    } else {
+      controller.id = project.allocateId();
+      project.controllers.push_back(std::move(controller));
+    }
+    const ControllerObject& saved = existing ? *existing : project.controllers.back();
+
+    // Replay it as `simulate --controller` would: the same end state as the search's best.
+    liu2013::Settings physics;
+    liu2013::applyScene(project.simulation, physics);
+    physics.threads = threads;
+    control::ControllerRun run = control::prepareControllerRun(project, saved, physics, false);
+    int64_t steps = 0;
+    for (const ControlWindow& w : saved.windows) steps += std::llround(w.duration / physics.dt);
+    for (int64_t i = 0; i < steps; ++i) run.solver->step();
+    liu2013::Liu2013State replayed = run.solver->state();
+    replayed.policyWindow = search.bestState().policyWindow;  // held by the policy, not set by hand
+    replayed.policyTargets = search.bestState().policyTargets;
+    const bool same = replayed == search.bestState();
+    const control::CostTerms end = control::trackingCost(
+        run.reference->features(run.solver->state().skeleton),
+        run.reference->features(run.policy->referenceTime(run.solver->time() - 0.5 * physics.dt)), o.weights);
+    summary["controller"] = name;
+    summary["duration"] = saved.duration();
+    summary["replay"] = {{"matches_search", same}, {"end_cost", end.total}, {"end_fell", end.fallen},
+                         {"end_root_height", run.solver->state().skeleton.rootPosition.y()}};
+
+    saveProject(project, args.output);
+    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
+    std::cout << (stopped.empty() ? "finished" : "stopped (" + stopped + "), kept the windows done") << ": "
+              << search.windowsDone() << "/" << search.windowCount() << " windows, " << search.samplesEvaluated()
+              << " samples in " << searchSeconds << " s; controller '" << name << "' (" << saved.duration()
+              << " s) saved to " << args.output << "; replay " << (same ? "matches" : "DIFFERS FROM")
+              << " the search, end cost " << end.total << std::endl;
+    if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
+    if (!same) throw std::runtime_error("the replayed controller does not reproduce the search's end state");
+    return stopped.empty() ? int(kOk) : int(kBadInput);
+  });
+}
+
+}  // namespace sinew::cli

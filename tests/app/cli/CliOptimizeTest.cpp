@@ -1,0 +1,146 @@
+// sinew-cli optimize and simulate --controller end to end: a short segment of
+// CMU 01_01 on the rigged example, determinism across thread counts, replay
+// of the saved controller, interruption, and bad input named.
+#include "TestUtil.h"
+#include "io/ProjectFile.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace sinew {
+namespace {
+
+using json = nlohmann::json;
+using test::ProcessResult;
+using test::TempDir;
+
+const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+const std::string kProject = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+const std::string kClip = "/usr/share/assimp/models/BVH/01_01.bvh";
+
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 300) {
+  args.insert(args.begin(), kCli);
+  ProcessResult r = test::runProcess(args, dir.path().string(), timeout);
+  EXPECT_FALSE(r.timedOut) << "sinew-cli timed out";
+  EXPECT_EQ(r.signal, 0) << "sinew-cli died with signal " << r.signal << "\nstderr:\n" << r.err;
+  return r;
+}
+
+std::vector<std::string> optimizeArgs(const std::string& out, const std::string& stats, const std::string& threads) {
+  return {"optimize", kProject, "--clip", kClip, "--start", "0", "--end", "0.25", "--samples", "12", "--keep", "3",
+          "--seed", "7", "--threads", threads, "-o", out, "--stats-json", stats, "--name", "stand"};
+}
+
+TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
+  const TempDir dir;
+  const ProcessResult a = cli(dir, optimizeArgs(dir.file("a.sinew"), dir.file("a.json"), "2"));
+  ASSERT_EQ(a.exitCode, 0) << a.out << a.err;
+  const ProcessResult b = cli(dir, optimizeArgs(dir.file("b.sinew"), dir.file("b.json"), "1"));
+  ASSERT_EQ(b.exitCode, 0) << b.out << b.err;
+
+  const json stats = json::parse(test::readBytes(dir.file("a.json")));
+  EXPECT_EQ(stats["windows_done"], stats["windows_total"]);
+  EXPECT_GE(stats["windows_total"].get<int>(), 2);
+  EXPECT_EQ(stats["samples_evaluated"].get<int>(), 12 * stats["windows_total"].get<int>());
+  EXPECT_GT(stats["samples_per_second"].get<double>(), 0.0);
+  EXPECT_EQ(stats["stopped"], "");
+  EXPECT_EQ(stats["controller"], "stand");
+  EXPECT_EQ(stats["replay"]["matches_search"], true);  // the saved controller reproduces the search bit for bit
+  ASSERT_EQ(stats["windows"].size(), size_t(stats["windows_total"].get<int>()));
+  for (const json& w : stats["windows"]) {
+    for (const char* key : {"cost", "pose_error", "root_orientation_error", "root_position_error", "end_effector_error",
+                            "balance_error", "com_velocity_error", "time_scale", "wall_seconds"})
+      ASSERT_TRUE(w.contains(key)) << key;
+    EXPECT_EQ(w["samples"], 12);
+    EXPECT_EQ(w["fell"], false);
+    EXPECT_GE(w["time_scale"].get<double>(), 0.79);
+    EXPECT_LE(w["time_scale"].get<double>(), 1.21);
+  }
+
+  // One or two threads: the same controller.
+  const Project pa = loadProject(dir.file("a.sinew")), pb = loadProject(dir.file("b.sinew"));
+  ASSERT_EQ(pa.controllers.size(), 1u);
+  ASSERT_EQ(pb.controllers.size(), 1u);
+  EXPECT_TRUE(pa.controllers[0].windows == pb.controllers[0].windows);
+  EXPECT_EQ(pa.controllers[0].sourceClip, "01_01");
+  EXPECT_EQ(pa.clips.size(), loadProject(kProject).clips.size() + 1) << "the BVH file was added as a clip";
+  EXPECT_FALSE(pa.controllers[0].settings.empty());
+
+  // Replayed by simulate --controller: tracking per frame, the character up.
+  const std::string replay = dir.file("replay.json");
+  const ProcessResult s = cli(dir, {"simulate", dir.file("a.sinew"), "--controller", "stand", "--threads", "1",
+                                    "--stats-json", replay, "--fps", "40"});
+  ASSERT_EQ(s.exitCode, 0) << s.out << s.err;
+  const json r = json::parse(test::readBytes(replay));
+  ASSERT_TRUE(r.contains("tracking"));
+  const json& t = r["tracking"];
+  ASSERT_GT(t["time"].size(), 10u);
+  EXPECT_EQ(t["cost"].size(), t["time"].size());
+  EXPECT_EQ(r["summary"]["setup"]["controller"], "stand");
+  // Over the controller's own span the character stays near its reference.
+  const double duration = r["summary"]["setup"]["controller_duration"].get<double>();
+  for (size_t i = 0; i < t["time"].size(); ++i) {
+    if (t["time"][i].get<double>() > duration) break;
+    EXPECT_FALSE(t["fell"][i].get<bool>()) << "at " << t["time"][i];
+    EXPECT_LT(t["root_position_error"][i].get<double>(), 0.15) << "at " << t["time"][i];
+  }
+}
+
+TEST(CliOptimize, InterruptKeepsTheWindowsDone) {
+  const TempDir dir;
+  const std::string out = dir.file("int.sinew"), log = dir.file("log.txt");
+  std::string cmd = "'" + kCli + "'";
+  for (const std::string& a : {std::string("optimize"), kProject, std::string("--clip"), kClip, std::string("--end"),
+                               std::string("1.5"), std::string("--samples"), std::string("6"), std::string("--keep"),
+                               std::string("2"), std::string("--threads"), std::string("1"), std::string("-o"), out,
+                               std::string("--name"), std::string("part")})
+    cmd += " '" + a + "'";
+  // Start it, wait for its first window, interrupt it (Ctrl-C), report its exit status.
+  const std::string script = cmd + " > '" + log + "' 2>&1 & pid=$!; while ! grep -q 'window 1/' '" + log +
+                             "'; do sleep 0.1; if ! kill -0 $pid 2>/dev/null; then break; fi; done; kill -INT $pid; wait $pid; echo $?";
+  const ProcessResult r = test::runProcess({"/bin/sh", "-c", script}, dir.path().string(), 300);
+  ASSERT_FALSE(r.timedOut);
+  EXPECT_EQ(test::lines(r.out).back(), "2") << test::readBytes(log);
+  const std::string text = test::readBytes(log);
+  EXPECT_NE(text.find("stopped (interrupted)"), std::string::npos) << text;
+  const Project p = loadProject(out);
+  ASSERT_EQ(p.controllers.size(), 1u);
+  EXPECT_GE(p.controllers[0].windows.size(), 1u);
+  EXPECT_LT(p.controllers[0].windows.size(), 15u);
+}
+
+TEST(CliOptimize, BadInputIsNamed) {
+  const TempDir dir;
+  auto expectError = [&](std::vector<std::string> args, const std::string& fragment) {
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_EQ(test::lines(r.err).size(), 1u) << r.err;
+    EXPECT_NE(r.err.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << r.err;
+  };
+  const std::string out = dir.file("o.sinew");
+  expectError({"optimize", kProject, "--clip", "Dance", "-o", out}, "Kick");  // lists the clips
+  expectError({"optimize", kProject, "--clip", kClip, "--start", "1", "--end", "1.02", "-o", out},
+              "shorter than one control window");
+  expectError({"optimize", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew", "--clip", kClip, "-o", out},
+              "volumetric mesh");
+  expectError({"optimize", kProject, "--clip", kClip, "--feedback", "on", "-o", out}, "--feedback");
+  // A clip whose legs map to nothing: the joints are named.
+  test::writeBytes(dir.file("odd.bvh"),
+                   "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+                   " JOINT Tail\n {\n  OFFSET 0 -10 0\n  CHANNELS 3 Zrotation Xrotation Yrotation\n  End Site\n  {\n   OFFSET 0 -10 0\n  }\n }\n}\n"
+                   "MOTION\nFrames: 30\nFrame Time: 0.0333333\n" +
+                       [] {
+                         std::string f;
+                         for (int i = 0; i < 30; ++i) f += "0 90 0 0 0 0 0 0 0\n";
+                         return f;
+                       }());
+  expectError({"optimize", kProject, "--clip", dir.file("odd.bvh"), "-o", out}, "LeftUpLeg");
+  EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
+  // simulate --controller with an unknown name lists what there is.
+  const ProcessResult s = cli(dir, {"simulate", kProject, "--controller", "nope"});
+  EXPECT_EQ(s.exitCode, 2);
+  EXPECT_NE(s.err.find("no controller called 'nope'"), std::string::npos) << s.err;
+}
+
+}  // namespace
+}  // namespace sinew
