@@ -6,6 +6,7 @@ find_package(TBB REQUIRED)
 find_package(assimp 5.2 REQUIRED)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 REQUIRED)
+find_package(MPI REQUIRED COMPONENTS CXX)  # sinew-cli optimize under mpirun
 
 # TetGen ships no CMake config: header tetgen.h, library libtet.
 find_path(TETGEN_INCLUDE_DIR tetgen.h REQUIRED)

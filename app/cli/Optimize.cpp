@@ -1,6 +1,7 @@
 // sinew-cli optimize: build a controller for a segment of a motion clip by
 // sampling (control/Samcon.h), save it in a project and report every window.
 #include "Commands.h"
+#include "MpiEvaluator.h"
 
 #include "control/Optimize.h"
 #include "core/Error.h"
@@ -55,8 +56,21 @@ json windowJson(const control::WindowReport& r) {
 }  // namespace
 
 int optimize(const OptimizeArgs& args) {
+  // Under mpirun every rank runs this whole command (SPMD); rank 0 alone
+  // prints and writes.
+  std::unique_ptr<MpiSession> mpi;
+  if (launchedByMpirun()) mpi = std::make_unique<MpiSession>();
+  const bool root = !mpi || mpi->rank == 0;
+  std::ostringstream muted;
+  std::streambuf* const coutBuffer = std::cout.rdbuf();
+  if (!root) std::cout.rdbuf(muted.rdbuf());
+  struct Restore {
+    std::streambuf* b;
+    ~Restore() { std::cout.rdbuf(b); }
+  } restore{coutBuffer};
+  if (!root) std::cerr.setstate(std::ios::failbit);  // one message per failure, from rank 0
   return guarded([&]() -> int {
-    if (args.output != args.project && fs::exists(args.output) && !args.overwrite)
+    if (root && args.output != args.project && fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "exists (pass --overwrite to replace it)");
     Project project = loadProject(args.project);
 
@@ -93,7 +107,7 @@ int optimize(const OptimizeArgs& args) {
     if (args.feedback == "on")
       throw InputError("--feedback", "feedback policies are not available yet: build the open-loop controller with --feedback off");
 
-    const int threads = args.threads > 0 ? args.threads : std::max(1, int(std::thread::hardware_concurrency()));
+    const int threads = mpi ? 1 : args.threads > 0 ? args.threads : std::max(1, int(std::thread::hardware_concurrency()));
     const auto t0 = std::chrono::steady_clock::now();
     control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
     const double prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -101,12 +115,14 @@ int optimize(const OptimizeArgs& args) {
     const double length = prepared.problem.reference->duration();
     std::cout << "optimizing '" << spec.clip << "' " << spec.start << "-" << spec.start + length << " s: "
               << prepared.problem.windows.size() << " windows, " << o.samples << " samples per window, keeping "
-              << o.keep << ", " << threads << " thread(s), seed " << o.seed << ", time scaling "
+              << o.keep << ", " << (mpi ? std::to_string(mpi->size) + " MPI rank(s)" : std::to_string(threads) + " thread(s)") << ", seed " << o.seed << ", time scaling "
               << args.timeScaling << ", inverse dynamics " << args.idInit << std::endl;
 
-    control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(threads));
+    control::SamconSearch search(prepared.problem, mpi ? makeMpiEvaluator(*mpi) : control::makeThreadedEvaluator(threads));
     gInterrupted = false;
-    const auto previous = std::signal(SIGINT, onInterrupt);
+    // Ctrl-C stops after the current sample and keeps the windows done (not
+    // under mpirun, whose ranks must finish every window together).
+    const auto previous = mpi ? SIG_DFL : std::signal(SIGINT, onInterrupt);
     const Progress progress([](double, std::string_view) {}, &gInterrupted);
     std::string stopped;
     json windows = json::array();
@@ -128,7 +144,7 @@ int optimize(const OptimizeArgs& args) {
         break;
       }
     }
-    std::signal(SIGINT, previous);
+    if (!mpi) std::signal(SIGINT, previous);
     const double searchSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - searchStart).count();
     if (search.failed()) stopped = "every sample of window " + std::to_string(search.windowsDone()) + " fell";
 
@@ -141,12 +157,14 @@ int optimize(const OptimizeArgs& args) {
                     {"windows_done", search.windowsDone()},
                     {"samples_evaluated", search.samplesEvaluated()},
                     {"threads", threads},
+                    {"mpi_ranks", mpi ? mpi->size : 0},
                     {"prepare_seconds", prepareSeconds},
                     {"search_seconds", searchSeconds},
                     {"samples_per_second", double(search.samplesEvaluated()) / std::max(searchSeconds, 1e-9)},
                     {"stopped", stopped},
                     {"settings", json::parse(control::specToJson(spec))},
                     {"windows", windows}};
+    if (!root) return int(kOk);  // the other ranks' work is done
     if (search.windowsDone() == 0) {
       if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
       throw InputError(spec.clip, stopped.empty() ? "no window was optimized" : "stopped before the first window (" + stopped + ")");

@@ -165,6 +165,11 @@ struct Liu2013State {
   bool operator==(const Liu2013State& o) const;
 };
 
+// The state as bytes (for other processes of the same build) and back;
+// stateFromBytes throws InputError on bytes it did not write.
+std::vector<uint8_t> stateToBytes(const Liu2013State& state);
+Liu2013State stateFromBytes(const uint8_t* data, size_t size);
+
 // Timing of the pipeline's stages, accumulated over steps (seconds).
 struct StageTimes {
   double kinematics = 0, elastic = 0, contact = 0, skeleton = 0, integrate = 0;
