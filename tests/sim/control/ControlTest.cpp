@@ -1,0 +1,145 @@
+// control/: inverse dynamics recovers the PD targets that made a motion,
+// retargeting of real CMU data, the sampling search's determinism, and the
+// state bytes the MPI ranks exchange.
+#include "control/InverseDynamics.h"
+#include "control/Optimize.h"
+#include "control/Samcon.h"
+#include "io/AnimationExport.h"
+#include "io/Bvh.h"
+
+#include "../liu2013/LiuScene.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <random>
+
+namespace sinew::control {
+namespace {
+
+using test::riggedHumanoid;
+
+std::shared_ptr<const liu2013::Liu2013Model> model() {
+  static const auto m = liu2013::buildLiu2013Model(riggedHumanoid(), controllerModelOptions(riggedHumanoid(), 5));
+  return m;
+}
+
+double angle(const Quat& a, const Quat& b) { return rotationVector(a.conjugate() * b).norm(); }
+
+// A motion made by forward-simulating the whole-body skeleton (high above the
+// ground: no contact) towards known PD targets, one per 0.1 s window; the
+// inverse dynamics of that motion gives the targets back.
+TEST(InverseDynamics, RecoversThePdTargetsThatMadeAMotion) {
+  const liu2013::Liu2013Model& m = *model();
+  dyn::ArticulatedModel body = wholeBodyModel(m);
+  for (size_t l = 0; l < body.links.size(); ++l) {
+    body.links[l].kp = m.skeleton.links[l].kp;
+    body.links[l].kd = m.skeleton.links[l].kd;
+  }
+  const double h = 0.0005, window = 0.1;
+  const int windows = 4, perWindow = int(std::lround(window / h));
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> gauss(0.0, 0.25);
+  std::vector<std::vector<Quat>> known;
+  dyn::ArticulatedState s = dyn::restState(body);
+  s.rootPosition.y() += 5;  // in the air
+  for (int k = 0; k < windows; ++k) {
+    std::vector<Quat> t = s.rotation;
+    for (size_t l = 1; l < t.size(); ++l) t[l] = (dyn::restState(body).rotation[l] * fromRotationVector(Vec3(gauss(rng), gauss(rng), gauss(rng)))).normalized();
+    known.push_back(t);
+  }
+  std::vector<Vec3> roots{s.rootPosition};
+  std::vector<std::vector<Quat>> rotations{s.rotation};
+  for (int k = 0; k < windows; ++k)
+    for (int i = 0; i < perWindow; ++i) {
+      ASSERT_TRUE(dyn::step(body, s, dyn::PdTargets{known[size_t(k)], {}}, {}, h));
+      roots.push_back(s.rootPosition);
+      rotations.push_back(s.rotation);
+    }
+  const MotionClip clip = skeletonAnimationClip(riggedHumanoid().skeleton->skeleton, roots, rotations, h);
+  const ReferenceMotion reference(m, clip);
+  InverseDynamicsOptions o;
+  o.dt = h;
+  // Every window but the first (whose start the finite differences cannot see
+  // before) gives its targets back: the mean error over the joints is small
+  // next to the targets' own spread (0.25 rad per axis, ~0.4 rad per joint).
+  for (int k = 1; k < windows; ++k) {
+    const std::vector<Quat> got = inverseDynamicsWindowTarget(reference, m.skeleton, k * window, (k + 1) * window, o);
+    double sum = 0, worst = 0, spread = 0;
+    for (size_t l = 1; l < got.size(); ++l) {
+      const double e = angle(got[l], known[size_t(k)][l]);
+      sum += e;
+      worst = std::max(worst, e);
+      spread += angle(known[size_t(k)][l], known[size_t(k - 1)][l]);
+    }
+    const double n = double(got.size() - 1);
+    std::printf("window %d: mean target error %.4f rad, worst %.4f rad, spread of the targets %.3f rad\n", k, sum / n, worst, spread / n);
+    EXPECT_LT(sum / n, 0.01) << "window " << k << ": mean error " << sum / n << " rad, spread " << spread / n;
+    EXPECT_LT(worst, 0.03) << "window " << k;
+    // The reference pose alone is much further from the targets.
+    double poseError = 0;
+    const dyn::ArticulatedState mid = reference.pose((k + 0.5) * window);
+    for (size_t l = 1; l < got.size(); ++l) poseError += angle(mid.rotation[l], known[size_t(k)][l]);
+    EXPECT_GT(poseError / n, 3 * sum / n) << "window " << k;
+  }
+}
+
+TEST(Retarget, CmuClipMapsAutomaticallyAndStandsOnTheGround) {
+  const Skeleton& skel = riggedHumanoid().skeleton->skeleton;
+  const MotionClip clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
+  const JointMap map = autoJointMap(skel, clip);
+  ASSERT_EQ(map.clipJoint.size(), skel.size());
+  for (size_t j = 0; j < skel.size(); ++j) EXPECT_FALSE(map.clipJoint[j].empty()) << skel.joints[j].name;
+  EXPECT_EQ(map.clipJoint[size_t(skel.find("LeftLeg"))], "LeftLeg");
+  EXPECT_TRUE(startsWithCalibrationFrame(clip));
+}
+
+// The search's result depends on the seed, not on the number of threads.
+TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
+  Project p = riggedHumanoid();
+  ClipObject c;
+  c.id = p.allocateId();
+  c.clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
+  c.clip.name = "01_01";
+  p.clips.push_back(c);
+  OptimizeSpec spec;
+  spec.clip = "01_01";
+  spec.start = 0.2;
+  spec.end = 0.4;
+  spec.samcon.samples = 6;
+  spec.samcon.keep = 2;
+  spec.samcon.seed = 5;
+  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  ASSERT_EQ(prepared.problem.windows.size(), 2u);
+  auto run = [&](int threads, uint64_t seed) {
+    SamconProblem problem = prepared.problem;
+    problem.options.seed = seed;
+    SamconSearch search(problem, makeThreadedEvaluator(threads));
+    while (!search.finished()) search.runWindow();
+    EXPECT_FALSE(search.failed());
+    return std::make_pair(search.best(), search.bestState());
+  };
+  const auto a = run(1, 5), b = run(2, 5), c2 = run(2, 6);
+  EXPECT_TRUE(a.first == b.first);
+  EXPECT_TRUE(a.second == b.second);
+  EXPECT_FALSE(a.first == c2.first) << "another seed, other samples";
+  for (const ControlWindow& w : a.first) {
+    EXPECT_GE(w.duration, 0.8 * w.referenceDuration - 1e-9);
+    EXPECT_LE(w.duration, 1.2 * w.referenceDuration + 1e-9);
+  }
+  // The state bytes the MPI ranks send round-trip exactly; damage is refused.
+  const std::vector<uint8_t> bytes = liu2013::stateToBytes(a.second);
+  EXPECT_TRUE(liu2013::stateFromBytes(bytes.data(), bytes.size()) == a.second);
+  EXPECT_THROW(liu2013::stateFromBytes(bytes.data(), bytes.size() - 1), InputError);
+  std::vector<uint8_t> bad = bytes;
+  bad[0] ^= 0xff;
+  EXPECT_THROW(liu2013::stateFromBytes(bad.data(), bad.size()), InputError);
+}
+
+TEST(Samcon, SelectBestOrdersByCostThenIndex) {
+  EXPECT_EQ(selectBest({3, 1, 2, 1, 5}, 3), (std::vector<int32_t>{1, 3, 2}));
+  EXPECT_EQ(selectBest({1, 1}, 5), (std::vector<int32_t>{0, 1}));
+}
+
+}  // namespace
+}  // namespace sinew::control
