@@ -220,4 +220,27 @@ bool SetSimulationSetupCommand::mergeWith(const QUndoCommand* other) {
   return true;
 }
 
+SetControllersCommand::SetControllersCommand(Document* doc, std::vector<ControllerObject> after, ObjectId nextId,
+                                             const QString& text)
+    : QUndoCommand(text),
+      doc_(doc),
+      before_(doc->project().controllers),
+      after_(std::move(after)),
+      nextBefore_(doc->project().nextId),
+      nextAfter_(std::max(nextId, doc->project().nextId)) {}
+
+void SetControllersCommand::redo() {
+  doc_->mutate(0, Document::Change::Structure, [&](Project& p) {
+    p.controllers = after_;
+    p.nextId = nextAfter_;
+  });
+}
+
+void SetControllersCommand::undo() {
+  doc_->mutate(0, Document::Change::Structure, [&](Project& p) {
+    p.controllers = before_;
+    p.nextId = nextBefore_;
+  });
+}
+
 }  // namespace sinew::app

@@ -144,4 +144,18 @@ class SetSimulationSetupCommand : public QUndoCommand {
   QString mergeKey_;
 };
 
+// Replaces the project's controllers (a controller added by the optimiser,
+// renamed or deleted); `nextId` is the project's after the change.
+class SetControllersCommand : public QUndoCommand {
+ public:
+  SetControllersCommand(Document* doc, std::vector<ControllerObject> after, ObjectId nextId, const QString& text);
+  void redo() override;
+  void undo() override;
+
+ private:
+  Document* doc_;
+  std::vector<ControllerObject> before_, after_;
+  ObjectId nextBefore_, nextAfter_;
+};
+
 }  // namespace sinew::app

@@ -130,6 +130,7 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
   buildDocks();
   buildRig();
   buildSimulate();
+  buildControl();
   buildMenus();
   buildPlaybackBar();
   layout->addWidget(findChild<QToolBar*>("playbackBar"));
@@ -556,6 +557,20 @@ void MainWindow::buildRig() {
   dock->setWidget(scroll);
   addDockWidget(Qt::RightDockWidgetArea, dock);
   tabifyDockWidget(findChild<QDockWidget*>("dockProperties"), dock);
+  findChild<QDockWidget*>("dockProperties")->raise();
+}
+
+void MainWindow::buildControl() {
+  ctlPanel_ = new ControllerPanel(&doc_, sim_, &log_, this);
+  ctlPanel_->setObjectName("controllerPanel");
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(ctlPanel_);
+  scroll->setWidgetResizable(true);
+  auto* dock = new QDockWidget(tr("Control"), this);
+  dock->setObjectName("dockControl");
+  dock->setWidget(scroll);
+  addDockWidget(Qt::RightDockWidgetArea, dock);
+  tabifyDockWidget(findChild<QDockWidget*>("dockSimulate"), dock);
   findChild<QDockWidget*>("dockProperties")->raise();
 }
 

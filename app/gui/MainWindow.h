@@ -4,6 +4,7 @@
 // render/, edits go through the Document's undo stack.
 #pragma once
 
+#include "ControllerPanel.h"
 #include "Document.h"
 #include "Log.h"
 #include "Panels.h"
@@ -63,6 +64,7 @@ class MainWindow : public QMainWindow {
   PaintController* paint() { return paint_; }
   SimulationController* simulation() { return sim_; }
   SimulatePanel* simulatePanel() { return simPanel_; }
+  ControllerPanel* controllerPanel() { return ctlPanel_; }
   // Selects a joint of the skeleton (empty: none): properties, outliner, viewport.
   void selectJoint(const QString& name);
   // Replaces the skeleton by the one in a file (FBX/glTF/Collada armature or
@@ -130,8 +132,10 @@ class MainWindow : public QMainWindow {
   PaintController* paint_ = nullptr;
   void buildPaintPanel();
   void buildSimulate();
+  void buildControl();
   SimulationController* sim_ = nullptr;
   SimulatePanel* simPanel_ = nullptr;
+  ControllerPanel* ctlPanel_ = nullptr;
   void buildVolumePanel();
 
  public:

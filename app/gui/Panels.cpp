@@ -113,6 +113,8 @@ void OutlinerPanel::rebuild() {
     add("Volumetric mesh", v.id, v.name, tr("%1 tets").arg(v.mesh.tetCount()));
   for (const ClipObject& c : p.clips)
     add("Motion clips", c.id, c.clip.name, tr("%1 s").arg(c.clip.duration(), 0, 'f', 1));
+  for (const ControllerObject& c : p.controllers)
+    add("Controllers", c.id, c.name, tr("%1 windows").arg(c.windows.size()));
   for (int i = 0; i < topLevelItemCount(); ++i) {
     QTreeWidgetItem* t = topLevelItem(i);
     t->setText(1, t->childCount() ? QString::number(t->childCount()) : QString());

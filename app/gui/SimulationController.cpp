@@ -48,8 +48,8 @@ liu2013::Settings SimulationController::currentSettings() const {
   liu2013::Settings s;
   liu2013::applyScene(doc_->project().simulation, s);
   s.toggles = toggles_;
-  s.drive = drive_;
-  if (drive_ != DriveMode::Hold) {
+  s.drive = controller_ ? DriveMode::Hold : drive_;  // a controller's policy replaces the drive
+  if (s.drive != DriveMode::Hold) {
     if (const ClipObject* c = doc_->project().findClip(clip_)) s.clip = c->clip;
     else s.drive = DriveMode::Hold;
   }
@@ -68,6 +68,19 @@ void SimulationController::setDrive(DriveMode mode, ObjectId clip) {
   } else if (solver_) {
     solver_->setSettings(s);
   }
+}
+
+void SimulationController::setController(std::optional<ControllerObject> controller, bool feedback) {
+  clear();
+  controller_ = std::move(controller);
+  controllerFeedback_ = feedback && controller_ && !controller_->feedback.empty();
+  if (controller_)
+    log_->info(tr("Simulation: playing controller '%1' (%2 windows, %3 s)%4")
+                   .arg(QString::fromStdString(controller_->name))
+                   .arg(controller_->windows.size())
+                   .arg(controller_->duration(), 0, 'f', 2)
+                   .arg(controllerFeedback_ ? tr(" with feedback") : QString()));
+  emit stateChanged();
 }
 
 void SimulationController::setToggles(const SimToggles& t) {
@@ -142,6 +155,8 @@ void SimulationController::clear() {
     std::lock_guard lock(mutex_);
     solver_.reset();
     model_.reset();
+    reference_.reset();
+    policy_.reset();
     frames_.clear();
     ++framesRevision_;
     pendingSettings_.reset();
@@ -151,6 +166,7 @@ void SimulationController::clear() {
   shownTime_ = 0;
   shownMesh_ = {};
   shownJoints_.clear();
+  shownGhost_.clear();
   modelDirty_ = false;
   grabbing_ = false;
   realtime_ = msPerStep_ = 0;
@@ -209,6 +225,11 @@ SimulationController::Frame SimulationController::captureFrame() const {
   f.joints = solver_->jointPoses();
   f.measures = solver_->measure();  // microseconds: a sum over nodes and elements
   f.snapshot = std::shared_ptr<const SimSnapshot>(solver_->snapshot());
+  if (reference_ && policy_) {
+    const double t = policy_->referenceTime(f.time - 0.5 * solver_->dt());
+    const dyn::LinkKinematics k = dyn::forwardKinematics(reference_->bodyModel(), reference_->pose(t));
+    for (const Transform& x : k.pose) f.ghost.push_back(x.translation);
+  }
   return f;
 }
 
@@ -217,11 +238,25 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
   bool builtHere = false;
   try {
     if (!solver_) {
-      auto model = liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation));  // = modelOptions_
-      auto solver = std::make_unique<liu2013::Liu2013Solver>(model, settings);
+      std::shared_ptr<const liu2013::Liu2013Model> model;
+      std::unique_ptr<liu2013::Liu2013Solver> solver;
+      std::shared_ptr<const control::ReferenceMotion> reference;
+      std::shared_ptr<const control::ControllerPolicy> policy;
+      if (controller_) {
+        control::ControllerRun run = control::prepareControllerRun(project, *controller_, settings, controllerFeedback_);
+        model = run.model;
+        solver = std::move(run.solver);
+        reference = run.reference;
+        policy = run.policy;
+      } else {
+        model = liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation));  // = modelOptions_
+        solver = std::make_unique<liu2013::Liu2013Solver>(model, settings);
+      }
       std::lock_guard lock(mutex_);
       model_ = model;
       solver_ = std::move(solver);
+      reference_ = reference;
+      policy_ = policy;
       frames_.clear();
       ++framesRevision_;
       frames_.push_back(captureFrame());
@@ -370,6 +405,7 @@ void SimulationController::showFrame(int index) {
     const Frame& f = frames_[size_t(index)];
     shownMesh_.positions = f.surface;
     shownJoints_ = f.joints;
+    shownGhost_ = f.ghost;
     shownTime_ = f.time;
   }
   shownFrame_ = index;
@@ -438,6 +474,25 @@ void SimulationController::decorate(render::FrameScene& scene) {
     scene.lines.push_back(std::move(ground));
   }
   if (shownFrame_ < 0 || !surfaceId_ || shownMesh_.positions.empty()) return;
+  // The reference beside the character: a ghost skeleton.
+  if (!shownGhost_.empty() && reference_) {
+    render::LineItem ghost;
+    const render::Vec3f c(0.35f, 0.75f, 1.0f);
+    const dyn::ArticulatedModel& body = reference_->bodyModel();
+    for (size_t l = 1; l < shownGhost_.size() && l < body.links.size(); ++l) {
+      const int32_t parent = body.links[l].parent;
+      if (parent < 0) continue;
+      ghost.add((shownGhost_[size_t(parent)] + ghostOffset()).cast<float>(), (shownGhost_[l] + ghostOffset()).cast<float>(), c);
+    }
+    scene.lines.push_back(std::move(ghost));
+    render::PointItem joints;
+    joints.size = 6.0f;
+    for (const Vec3& x : shownGhost_) {
+      joints.positions.push_back((x + ghostOffset()).cast<float>());
+      joints.colors.push_back(c);
+    }
+    scene.points.push_back(std::move(joints));
+  }
   for (render::MeshItem& item : scene.meshes)
     if (item.key == surfaceId_) {
       item.mesh = &shownMesh_;

@@ -13,6 +13,7 @@
 #include "Document.h"
 #include "Log.h"
 #include "ViewportWidget.h"
+#include "control/Optimize.h"
 #include "io/AnimationExport.h"
 #include "liu2013/Liu2013.h"
 
@@ -61,6 +62,16 @@ class SimulationController : public QObject, public ViewportInteraction {
   // The collider drawn highlighted (the Scene editor's selection; "" none).
   void setHighlightedCollider(const QString& name);
   void setLoop(bool on) { loop_ = on; }
+  // Plays a controller (control/Optimize.h) instead of the drive: the next
+  // Play builds its model, poses the character at its reference's start and
+  // follows its windows; the reference is drawn beside the character as a
+  // ghost skeleton. nullopt: back to the drive. Drops the current simulation.
+  void setController(std::optional<ControllerObject> controller, bool feedback);
+  const std::optional<ControllerObject>& controller() const { return controller_; }
+  // The ghost: world joint positions of the reference at the displayed frame
+  // (empty without a controller), drawn offset by ghostOffset().
+  const std::vector<Vec3>& ghostJoints() const { return shownGhost_; }
+  static Vec3 ghostOffset() { return Vec3(0.9, 0, 0); }
   bool loop() const { return loop_; }
 
   // Timeline.
@@ -106,6 +117,7 @@ class SimulationController : public QObject, public ViewportInteraction {
     std::vector<Transform> joints;
     SimMeasures measures;
     std::shared_ptr<const SimSnapshot> snapshot;
+    std::vector<Vec3> ghost;  // the reference's joints (controller runs)
   };
   liu2013::Settings currentSettings() const;
   void startWorker(int frames);  // frames < 0: until paused
@@ -133,6 +145,11 @@ class SimulationController : public QObject, public ViewportInteraction {
   DriveMode drive_ = DriveMode::Hold;
   ObjectId clip_ = 0;
   bool loop_ = false;
+  std::optional<ControllerObject> controller_;
+  bool controllerFeedback_ = false;
+  std::shared_ptr<const control::ReferenceMotion> reference_;  // of the controller run (worker builds it)
+  std::shared_ptr<const control::ControllerPolicy> policy_;
+  std::vector<Vec3> shownGhost_;
 
   // Solver and cache. The worker owns the solver while it runs; the UI
   // thread touches the solver only when no worker runs. frames_ and the

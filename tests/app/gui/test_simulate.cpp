@@ -18,6 +18,10 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QSpinBox>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -544,4 +548,86 @@ TEST_F(SimulateTest, SceneEditorCollidersHoldTheCharacter) {
   EXPECT_TRUE(window->document()->project().simulation.colliders.empty());
   EXPECT_EQ(scene->table()->rowCount(), 0);
   EXPECT_TRUE(scene->selectedCollider().isEmpty());
+}
+
+// The Control dock: a short search on the project's own clip runs in the
+// background with progress and a cost plot, adds its controller to the
+// project (undoable), and the controller plays with the reference as a ghost
+// beside the character. Stop keeps the windows done.
+TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  ControllerPanel* panel = window->controllerPanel();
+  ASSERT_NE(panel, nullptr);
+  auto* clip = panel->findChild<QComboBox*>("ctlClip");
+  ASSERT_GE(clip->findText("Walk in place"), 0);
+  clip->setCurrentIndex(clip->findText("Walk in place"));
+  auto* table = panel->findChild<QTableWidget*>("ctlJointMap");
+  ASSERT_EQ(table->rowCount(), int(window->document()->project().skeleton->skeleton.size()));
+  auto* hipMap = panel->findChild<QComboBox*>("ctlMap_LeftUpLeg");
+  ASSERT_NE(hipMap, nullptr);
+  EXPECT_EQ(hipMap->currentText(), "LeftUpLeg") << "same names map automatically";
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(0.3);
+  panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
+  panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
+  panel->findChild<QSpinBox*>("ctlThreads")->setValue(2);
+  panel->findChild<QLineEdit*>("ctlName")->setText("walk start");
+  auto* run = panel->findChild<QPushButton*>("ctlRun");
+  QTest::mouseClick(run, Qt::LeftButton);
+  EXPECT_FALSE(run->isEnabled()) << "one search at a time";
+  // The UI stays live while the search runs: events keep being processed.
+  int ticks = 0;
+  ASSERT_TRUE(waitUntil([&] { ++ticks; return !panel->session()->running() && window->document()->project().controllers.size() == 1; },
+                        180000));
+  EXPECT_GT(ticks, 20);
+  auto* chartView = panel->findChild<QChartView*>("ctlCostChart");
+  ASSERT_NE(chartView, nullptr);
+  ASSERT_EQ(chartView->chart()->series().size(), 1);
+  const auto* series = qobject_cast<QLineSeries*>(chartView->chart()->series()[0]);
+  ASSERT_NE(series, nullptr);
+  EXPECT_EQ(series->count(), panel->session()->windowCount());
+  EXPECT_GE(series->count(), 3);
+  auto* progress = panel->findChild<QProgressBar*>("ctlProgress");
+  EXPECT_EQ(progress->value(), progress->maximum());
+  EXPECT_TRUE(panel->findChild<QLabel*>("ctlStatus")->text().contains("Finished")) << panel->findChild<QLabel*>("ctlStatus")->text().toStdString();
+  const ControllerObject made = window->document()->project().controllers[0];
+  EXPECT_EQ(made.name, "walk start");
+  EXPECT_EQ(int(made.windows.size()), series->count());
+  panel->grab().save("/tmp/sinew-control-panel.png");
+
+  // Undoable.
+  window->document()->undoStack()->undo();
+  EXPECT_TRUE(window->document()->project().controllers.empty());
+  window->document()->undoStack()->redo();
+  ASSERT_EQ(window->document()->project().controllers.size(), 1u);
+  auto* list = panel->findChild<QListWidget*>("ctlControllers");
+  ASSERT_EQ(list->count(), 1);
+  list->setCurrentRow(0);
+
+  // Play: the character follows the controller, the reference beside it.
+  SimulationController* sim = window->simulation();
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return sim->frameCount() >= 25 || !sim->lastError().isEmpty(); }, 120000));
+  sim->pause();
+  EXPECT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+  ASSERT_TRUE(sim->controller().has_value());
+  EXPECT_EQ(sim->ghostJoints().size(), window->document()->project().skeleton->skeleton.size());
+  window->viewport()->frameAll();
+  QTest::qWait(200);
+  const QImage shot = window->grab().toImage();
+  shot.save("/tmp/sinew-control-play.png");
+  EXPECT_GT(imageStats(shot).distinctColors, 50);
+
+  // Stop during a longer search keeps the windows done.
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(1.5);
+  panel->findChild<QLineEdit*>("ctlName")->setText("stopped");
+  QTest::mouseClick(run, Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return panel->session()->windowsDone() >= 1; }, 180000));
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlStop"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return !panel->session()->running() && window->document()->project().controllers.size() == 2; }, 60000));
+  const ControllerObject& partial = window->document()->project().controllers[1];
+  EXPECT_EQ(partial.name, "stopped");
+  EXPECT_GE(partial.windows.size(), 1u);
+  EXPECT_LT(int(partial.windows.size()), panel->session()->windowCount());
+  EXPECT_TRUE(panel->findChild<QLabel*>("ctlStatus")->text().contains("Stopped"));
 }

@@ -1,0 +1,450 @@
+#include "ControllerPanel.h"
+
+#include "Commands.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <cmath>
+
+namespace sinew::app {
+
+namespace {
+
+QDoubleSpinBox* doubleBox(QWidget* parent, const char* name, double lo, double hi, double value, int decimals,
+                          double step, const QString& suffix = {}) {
+  auto* b = new QDoubleSpinBox(parent);
+  b->setObjectName(name);
+  b->setRange(lo, hi);
+  b->setDecimals(decimals);
+  b->setSingleStep(step);
+  b->setValue(value);
+  if (!suffix.isEmpty()) b->setSuffix(suffix);
+  return b;
+}
+
+QSpinBox* intBox(QWidget* parent, const char* name, int lo, int hi, int value) {
+  auto* b = new QSpinBox(parent);
+  b->setObjectName(name);
+  b->setRange(lo, hi);
+  b->setValue(value);
+  return b;
+}
+
+QString seconds(double s) {
+  if (!std::isfinite(s)) return "?";
+  if (s < 90) return QString::number(std::lround(s)) + " s";
+  if (s < 5400) return QString::number(std::lround(s / 60)) + " min";
+  return QString::number(s / 3600, 'f', 1) + " h";
+}
+
+}  // namespace
+
+ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* log, QWidget* parent)
+    : QWidget(parent), doc_(doc), sim_(sim), log_(log), session_(new OptimizerSession(this)) {
+  auto* v = new QVBoxLayout(this);
+
+  // The motion.
+  auto* motion = new QGroupBox(tr("Motion"), this);
+  auto* mf = new QFormLayout(motion);
+  clip_ = new QComboBox(motion);
+  clip_->setObjectName("ctlClip");
+  clip_->setToolTip(tr("A motion clip of the project (File > Import a .bvh)"));
+  start_ = doubleBox(motion, "ctlSegmentStart", 0, 1e5, 0, 3, 0.1, " s");
+  end_ = doubleBox(motion, "ctlSegmentEnd", 0, 1e5, 1, 3, 0.1, " s");
+  auto* seg = new QHBoxLayout;
+  seg->addWidget(start_);
+  seg->addWidget(new QLabel(tr("to"), motion));
+  seg->addWidget(end_);
+  mf->addRow(tr("Clip"), clip_);
+  mf->addRow(tr("Segment"), seg);
+  jointMap_ = new QTableWidget(0, 2, motion);
+  jointMap_->setObjectName("ctlJointMap");
+  jointMap_->setHorizontalHeaderLabels({tr("Character joint"), tr("Clip joint")});
+  jointMap_->horizontalHeader()->setStretchLastSection(true);
+  jointMap_->verticalHeader()->setVisible(false);
+  jointMap_->setMinimumHeight(150);
+  jointMap_->setToolTip(tr("Which joint of the clip each joint of the character follows (automatic for CMU, Mixamo, "
+                           "biped and MotionBuilder names)"));
+  auto* autoMap = new QPushButton(tr("Map Automatically"), motion);
+  autoMap->setObjectName("ctlAutoMap");
+  mf->addRow(jointMap_);
+  mf->addRow(autoMap);
+  v->addWidget(motion);
+
+  // The search.
+  auto* search = new QGroupBox(tr("Search"), this);
+  auto* sf = new QFormLayout(search);
+  samples_ = intBox(search, "ctlSamples", 1, 100000, 200);
+  samples_->setToolTip(tr("Samples per control window"));
+  keep_ = intBox(search, "ctlKeep", 1, 1000, 10);
+  keep_->setToolTip(tr("Best states kept per window"));
+  seed_ = intBox(search, "ctlSeed", 0, 1 << 30, 1);
+  threads_ = intBox(search, "ctlThreads", 1, 256, std::max(1, QThread::idealThreadCount()));
+  window_ = doubleBox(search, "ctlWindow", 0.02, 1.0, 0.1, 3, 0.01, " s");
+  noise_ = doubleBox(search, "ctlNoise", 0, 3, 0.1, 3, 0.01, " rad");
+  pdFrequency_ = doubleBox(search, "ctlPdFrequency", 0.5, 50, 5, 1, 0.5, " Hz");
+  timeScaling_ = new QCheckBox(tr("Time scaling"), search);
+  timeScaling_->setObjectName("ctlTimeScaling");
+  timeScaling_->setChecked(true);
+  timeScaling_->setToolTip(tr("Sample each window's duration too (Liu et al. 2013, Section 5.2)"));
+  idInit_ = new QCheckBox(tr("Inverse dynamics"), search);
+  idInit_->setObjectName("ctlIdInit");
+  idInit_->setChecked(true);
+  idInit_->setToolTip(tr("Start each window from inverse-dynamics targets (Section 5.1) instead of the reference pose"));
+  name_ = new QLineEdit(search);
+  name_->setObjectName("ctlName");
+  name_->setPlaceholderText(tr("clip and segment"));
+  sf->addRow(tr("Samples / window"), samples_);
+  sf->addRow(tr("Kept states"), keep_);
+  sf->addRow(tr("Seed"), seed_);
+  sf->addRow(tr("Threads"), threads_);
+  sf->addRow(tr("Window"), window_);
+  sf->addRow(tr("Noise"), noise_);
+  sf->addRow(tr("PD frequency"), pdFrequency_);
+  auto* checks = new QHBoxLayout;
+  checks->addWidget(timeScaling_);
+  checks->addWidget(idInit_);
+  sf->addRow(checks);
+  sf->addRow(tr("Name"), name_);
+  auto* buttons = new QHBoxLayout;
+  run_ = new QPushButton(tr("Start"), search);
+  run_->setObjectName("ctlRun");
+  pause_ = new QPushButton(tr("Pause"), search);
+  pause_->setObjectName("ctlPause");
+  stop_ = new QPushButton(tr("Stop"), search);
+  stop_->setObjectName("ctlStop");
+  stop_->setToolTip(tr("Stop now and keep the windows done as a controller"));
+  buttons->addWidget(run_);
+  buttons->addWidget(pause_);
+  buttons->addWidget(stop_);
+  sf->addRow(buttons);
+  progress_ = new QProgressBar(search);
+  progress_->setObjectName("ctlProgress");
+  progress_->setFormat(tr("%v of %m windows"));
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  status_ = new QLabel(tr("Not started"), search);
+  status_->setObjectName("ctlStatus");
+  status_->setWordWrap(true);
+  sf->addRow(progress_);
+  sf->addRow(status_);
+  auto* chart = new QChart;
+  chart->legend()->hide();
+  chart->setTitle(tr("Cost per window"));
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  costSeries_ = new QLineSeries(chart);
+  costSeries_->setObjectName("ctlCostSeries");
+  costSeries_->setPointsVisible(true);
+  chart->addSeries(costSeries_);
+  axisX_ = new QValueAxis(chart);
+  axisX_->setTitleText(tr("window"));
+  axisX_->setLabelFormat("%d");
+  axisX_->setTickType(QValueAxis::TicksDynamic);
+  axisX_->setTickAnchor(1);
+  axisX_->setTickInterval(1);
+  axisY_ = new QValueAxis(chart);
+  axisY_->setTitleText(tr("cost"));
+  chart->addAxis(axisX_, Qt::AlignBottom);
+  chart->addAxis(axisY_, Qt::AlignLeft);
+  costSeries_->attachAxis(axisX_);
+  costSeries_->attachAxis(axisY_);
+  chartView_ = new QChartView(chart, search);
+  chartView_->setObjectName("ctlCostChart");
+  chartView_->setRenderHint(QPainter::Antialiasing);
+  chartView_->setMinimumHeight(180);
+  sf->addRow(chartView_);
+  preview_ = new QPushButton(tr("Preview Best So Far"), search);
+  preview_->setObjectName("ctlPreview");
+  preview_->setToolTip(tr("Play the best controller found so far in the viewport (the search goes on)"));
+  sf->addRow(preview_);
+  v->addWidget(search);
+
+  // The project's controllers.
+  auto* saved = new QGroupBox(tr("Controllers"), this);
+  auto* cv = new QVBoxLayout(saved);
+  controllers_ = new QListWidget(saved);
+  controllers_->setObjectName("ctlControllers");
+  controllers_->setMaximumHeight(110);
+  feedback_ = new QCheckBox(tr("Feedback"), saved);
+  feedback_->setObjectName("ctlFeedback");
+  feedback_->setToolTip(tr("Play with the controller's feedback policy (when it has one)"));
+  play_ = new QPushButton(tr("Play"), saved);
+  play_->setObjectName("ctlPlay");
+  play_->setToolTip(tr("Play the controller in the viewport, its reference beside it as a ghost; Ctrl+drag pushes"));
+  delete_ = new QPushButton(tr("Delete"), saved);
+  delete_->setObjectName("ctlDelete");
+  auto* row = new QHBoxLayout;
+  row->addWidget(play_);
+  row->addWidget(feedback_);
+  row->addWidget(delete_);
+  cv->addWidget(controllers_);
+  cv->addLayout(row);
+  v->addWidget(saved);
+  v->addStretch(1);
+
+  connect(clip_, &QComboBox::currentIndexChanged, this, [this] {
+    fillJointMap();
+    if (const ClipObject* c = doc_->project().findClip(ObjectId(clip_->currentData().toULongLong()))) {
+      const QSignalBlocker b(end_);
+      end_->setValue(std::min(2.0, c->clip.duration()));
+    }
+  });
+  connect(autoMap, &QPushButton::clicked, this, &ControllerPanel::fillJointMap);
+  connect(run_, &QPushButton::clicked, this, &ControllerPanel::startSearch);
+  connect(pause_, &QPushButton::clicked, this, [this] {
+    if (session_->paused()) session_->resume();
+    else session_->pause();
+    updateButtons();
+  });
+  connect(stop_, &QPushButton::clicked, this, [this] {
+    session_->stop();
+    status_->setText(tr("Stopping..."));
+  });
+  connect(preview_, &QPushButton::clicked, this, [this] {
+    if (auto best = session_->best()) {
+      sim_->setController(std::move(best), false);
+      sim_->play();
+    }
+  });
+  connect(play_, &QPushButton::clicked, this, &ControllerPanel::playSelected);
+  connect(delete_, &QPushButton::clicked, this, &ControllerPanel::deleteSelected);
+  connect(controllers_, &QListWidget::currentRowChanged, this, &ControllerPanel::updateButtons);
+  connect(session_, &OptimizerSession::prepared, this, &ControllerPanel::onPrepared);
+  connect(session_, &OptimizerSession::windowFinished, this, &ControllerPanel::onWindow);
+  connect(session_, &OptimizerSession::sampleProgress, this, [this](double f) {
+    if (windowsTotal_ > 0) progress_->setValue(session_->windowsDone());
+    status_->setText(tr("Window %1 of %2: %3% of its samples")
+                         .arg(session_->windowsDone() + 1)
+                         .arg(windowsTotal_)
+                         .arg(std::lround(100 * f)));
+  });
+  connect(session_, &OptimizerSession::finished, this, &ControllerPanel::onFinished);
+  connect(doc_, &Document::structureChanged, this, &ControllerPanel::refresh);
+  refresh();
+}
+
+void ControllerPanel::refresh() {
+  const Project& p = doc_->project();
+  {
+    const QSignalBlocker b(clip_);
+    const ObjectId current = ObjectId(clip_->currentData().toULongLong());
+    clip_->clear();
+    for (const ClipObject& c : p.clips) clip_->addItem(QString::fromStdString(c.clip.name), QVariant::fromValue(qulonglong(c.id)));
+    const int at = clip_->findData(QVariant::fromValue(qulonglong(current)));
+    clip_->setCurrentIndex(at >= 0 ? at : 0);
+  }
+  fillJointMap();
+  const QString selected = controllers_->currentItem() ? controllers_->currentItem()->text() : QString();
+  controllers_->clear();
+  for (const ControllerObject& c : p.controllers) {
+    auto* item = new QListWidgetItem(QString::fromStdString(c.name), controllers_);
+    item->setData(Qt::UserRole, QVariant::fromValue(qulonglong(c.id)));
+    item->setToolTip(tr("%1, %2-%3 s: %4 windows, %5 s simulated%6")
+                         .arg(QString::fromStdString(c.sourceClip))
+                         .arg(c.start, 0, 'f', 2)
+                         .arg(c.end, 0, 'f', 2)
+                         .arg(c.windows.size())
+                         .arg(c.duration(), 0, 'f', 2)
+                         .arg(c.feedback.empty() ? tr(", no feedback policy") : QString()));
+    if (item->text() == selected) controllers_->setCurrentItem(item);
+  }
+  if (!controllers_->currentItem() && controllers_->count() > 0) controllers_->setCurrentRow(controllers_->count() - 1);
+  updateButtons();
+}
+
+void ControllerPanel::fillJointMap() {
+  const Project& p = doc_->project();
+  jointMap_->setRowCount(0);
+  const ClipObject* clip = p.findClip(ObjectId(clip_->currentData().toULongLong()));
+  if (!p.skeleton || !clip) return;
+  const Skeleton& skel = p.skeleton->skeleton;
+  const control::JointMap map = control::autoJointMap(skel, clip->clip);
+  jointMap_->setRowCount(int(skel.size()));
+  for (size_t j = 0; j < skel.size(); ++j) {
+    auto* name = new QTableWidgetItem(QString::fromStdString(skel.joints[j].name));
+    name->setFlags(name->flags() & ~Qt::ItemIsEditable);
+    jointMap_->setItem(int(j), 0, name);
+    auto* box = new QComboBox(jointMap_);
+    box->setObjectName(QString("ctlMap_%1").arg(QString::fromStdString(skel.joints[j].name)));
+    box->addItem(tr("(none)"), QString());
+    for (const ClipJoint& cj : clip->clip.joints) box->addItem(QString::fromStdString(cj.name), QString::fromStdString(cj.name));
+    const int at = box->findData(QString::fromStdString(map.clipJoint[j]));
+    box->setCurrentIndex(std::max(0, at));
+    jointMap_->setCellWidget(int(j), 1, box);
+  }
+}
+
+control::OptimizeSpec ControllerPanel::spec() const {
+  control::OptimizeSpec s;
+  if (const ClipObject* c = doc_->project().findClip(ObjectId(clip_->currentData().toULongLong()))) s.clip = c->clip.name;
+  s.start = start_->value();
+  s.end = end_->value();
+  for (int r = 0; r < jointMap_->rowCount(); ++r)
+    if (auto* box = qobject_cast<QComboBox*>(jointMap_->cellWidget(r, 1)))
+      s.jointMap.push_back(box->currentData().toString().toStdString());
+  s.pdFrequency = pdFrequency_->value();
+  control::SamconOptions& o = s.samcon;
+  o.samples = samples_->value();
+  o.keep = keep_->value();
+  o.seed = uint64_t(seed_->value());
+  o.threads = threads_->value();
+  o.window = window_->value();
+  o.noise = noise_->value();
+  o.timeScaling = timeScaling_->isChecked();
+  o.idInit = idInit_->isChecked();
+  return s;
+}
+
+void ControllerPanel::startSearch() {
+  if (session_->running()) return;
+  const control::OptimizeSpec s = spec();
+  if (s.clip.empty()) {
+    log_->error(tr("Controller: the project has no motion clip to follow (import a .bvh first)"));
+    return;
+  }
+  if (!(s.end > s.start)) {
+    log_->error(tr("Controller: the segment must end after it starts"));
+    return;
+  }
+  QString name = name_->text().trimmed();
+  if (name.isEmpty()) name = QString("%1 %2-%3 s").arg(QString::fromStdString(s.clip)).arg(s.start, 0, 'g', 3).arg(s.end, 0, 'g', 3);
+  costSeries_->clear();
+  axisX_->setRange(0, 1);
+  axisY_->setRange(0, 1);
+  samplesPerSecond_ = 0;
+  windowsTotal_ = 0;
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  status_->setText(tr("Preparing: retargeting, model, inverse dynamics, settling..."));
+  sim_->pause();
+  session_->start(doc_->project(), s, name);
+  log_->info(tr("Controller: optimising '%1' (%2 samples per window, keeping %3, %4 thread(s), seed %5)")
+                 .arg(name)
+                 .arg(s.samcon.samples)
+                 .arg(s.samcon.keep)
+                 .arg(s.samcon.threads)
+                 .arg(s.samcon.seed));
+  updateButtons();
+}
+
+void ControllerPanel::onPrepared(int windows, const QString& notes) {
+  windowsTotal_ = windows;
+  progress_->setRange(0, windows);
+  progress_->setValue(0);
+  axisX_->setRange(1, std::max(2, windows));
+  axisX_->setTickInterval(std::max(1, windows / 8));
+  if (!notes.isEmpty()) log_->info(tr("Controller: %1").arg(notes));
+  status_->setText(tr("Window 1 of %1").arg(windows));
+}
+
+void ControllerPanel::onWindow(int window, double cost, double samplesPerSecond, double secondsLeft) {
+  samplesPerSecond_ = samplesPerSecond;
+  costSeries_->append(window + 1, cost);
+  double top = 0;
+  for (const QPointF& p : costSeries_->points()) top = std::max(top, p.y());
+  axisY_->setRange(0, top > 0 ? top * 1.1 : 1);
+  progress_->setValue(window + 1);
+  status_->setText(tr("Window %1 of %2 done: cost %3; %4 samples/s; about %5 left")
+                       .arg(window + 1)
+                       .arg(windowsTotal_)
+                       .arg(cost, 0, 'g', 3)
+                       .arg(samplesPerSecond, 0, 'f', 1)
+                       .arg(seconds(secondsLeft)));
+  updateButtons();
+}
+
+void ControllerPanel::onFinished(const QString& stopped) {
+  std::optional<ControllerObject> best = session_->best();
+  if (best) {
+    // Into the project (undoable), replacing a controller of the same name.
+    Project p = doc_->project();
+    std::vector<ControllerObject> all = p.controllers;
+    bool replaced = false;
+    for (ControllerObject& c : all)
+      if (c.name == best->name) {
+        best->id = c.id;
+        c = *best;
+        replaced = true;
+      }
+    if (!replaced) {
+      best->id = p.allocateId();
+      all.push_back(*best);
+    }
+    doc_->undoStack()->push(new SetControllersCommand(doc_, all, p.nextId, tr("Add Controller '%1'").arg(QString::fromStdString(best->name))));
+  }
+  const int done = session_->windowsDone();
+  if (stopped.isEmpty()) {
+    status_->setText(tr("Finished: %1 windows; the controller is in the list below").arg(done));
+    log_->info(tr("Controller: finished %1 windows").arg(done));
+  } else if (best) {
+    status_->setText(tr("Stopped (%1): kept the %2 windows done").arg(stopped).arg(done));
+    log_->warning(tr("Controller: %1; kept the %2 windows done").arg(stopped).arg(done));
+  } else {
+    status_->setText(tr("Stopped: %1").arg(stopped));
+    log_->error(tr("Controller: %1").arg(stopped));
+  }
+  updateButtons();
+}
+
+void ControllerPanel::playSelected() {
+  const QListWidgetItem* item = controllers_->currentItem();
+  if (!item) return;
+  const ObjectId id = ObjectId(item->data(Qt::UserRole).toULongLong());
+  for (const ControllerObject& c : doc_->project().controllers)
+    if (c.id == id) {
+      sim_->setController(c, feedback_->isChecked());
+      sim_->play();
+      return;
+    }
+}
+
+void ControllerPanel::deleteSelected() {
+  const QListWidgetItem* item = controllers_->currentItem();
+  if (!item) return;
+  const ObjectId id = ObjectId(item->data(Qt::UserRole).toULongLong());
+  std::vector<ControllerObject> all;
+  for (const ControllerObject& c : doc_->project().controllers)
+    if (c.id != id) all.push_back(c);
+  if (sim_->controller() && sim_->controller()->id == id) sim_->setController(std::nullopt, false);
+  doc_->undoStack()->push(new SetControllersCommand(doc_, all, doc_->project().nextId, tr("Delete Controller '%1'").arg(item->text())));
+}
+
+void ControllerPanel::updateButtons() {
+  const bool running = session_->running();
+  run_->setEnabled(!running);
+  pause_->setEnabled(running);
+  pause_->setText(session_->paused() ? tr("Resume") : tr("Pause"));
+  stop_->setEnabled(running);
+  preview_->setEnabled(session_->windowsDone() > 0);
+  const bool selected = controllers_->currentItem() != nullptr;
+  play_->setEnabled(selected);
+  delete_->setEnabled(selected && !running);
+  bool hasFeedback = false;
+  if (const QListWidgetItem* item = controllers_->currentItem())
+    for (const ControllerObject& c : doc_->project().controllers)
+      if (c.id == ObjectId(item->data(Qt::UserRole).toULongLong())) hasFeedback = !c.feedback.empty();
+  feedback_->setEnabled(hasFeedback);
+  if (!hasFeedback) feedback_->setChecked(false);
+}
+
+}  // namespace sinew::app

@@ -1,0 +1,76 @@
+// The Control dock: build a controller that makes the character perform a
+// motion clip (Liu et al. 2013, Section 5) and play it. Choose the clip and
+// segment, check the joint map, set the search's parameters; Start / Pause /
+// Stop run the search in the background (OptimizerSession) with a progress
+// bar, samples per second, the time left and a live plot of the cost per
+// window; Preview plays the best controller so far in the viewport. A finished
+// or stopped search adds its controller to the project (undoable); the saved
+// controllers play with the reference drawn beside the character as a ghost,
+// and the character can be pushed with Ctrl+drag. Widgets are named ("ctl...")
+// for tests.
+#pragma once
+
+#include "Document.h"
+#include "Log.h"
+#include "OptimizerSession.h"
+#include "SimulationController.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QLineSeries;
+class QValueAxis;
+class QChartView;
+
+namespace sinew::app {
+
+class ControllerPanel : public QWidget {
+  Q_OBJECT
+ public:
+  ControllerPanel(Document* doc, SimulationController* sim, Log* log, QWidget* parent = nullptr);
+  OptimizerSession* session() const { return session_; }
+  // The search's settings as the widgets say (the joint map from the table).
+  control::OptimizeSpec spec() const;
+
+ private:
+  void refresh();                 // the project changed: clips, joints, controllers
+  void fillJointMap();            // automatic map for the chosen clip
+  void startSearch();
+  void updateButtons();
+  void onPrepared(int windows, const QString& notes);
+  void onWindow(int window, double cost, double samplesPerSecond, double secondsLeft);
+  void onFinished(const QString& stopped);
+  void playSelected();
+  void deleteSelected();
+
+  Document* doc_;
+  SimulationController* sim_;
+  Log* log_;
+  OptimizerSession* session_;
+  QComboBox* clip_;
+  QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_;
+  QSpinBox *samples_, *keep_, *seed_, *threads_;
+  QCheckBox *timeScaling_, *idInit_, *feedback_;
+  QLineEdit* name_;
+  QTableWidget* jointMap_;
+  QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_;
+  QProgressBar* progress_;
+  QLabel* status_;
+  QChartView* chartView_;
+  QLineSeries* costSeries_;
+  QValueAxis *axisX_, *axisY_;
+  QListWidget* controllers_;
+  double samplesPerSecond_ = 0;
+  int windowsTotal_ = 0;
+};
+
+}  // namespace sinew::app

@@ -1,0 +1,65 @@
+// A controller optimisation running in the background for the Controller
+// panel: prepares the search (retargeting, model, inverse dynamics) and runs
+// it window by window on a worker thread (the samples themselves on all
+// cores), so the UI never waits. Pause holds between windows; Stop abandons
+// the window in progress and keeps the windows done; the best controller so
+// far is available after every window. Signals arrive on the UI thread.
+#pragma once
+
+#include "control/Optimize.h"
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace sinew::app {
+
+class OptimizerSession : public QObject {
+  Q_OBJECT
+ public:
+  explicit OptimizerSession(QObject* parent = nullptr);
+  ~OptimizerSession() override;
+
+  // Starts an optimisation of `project`'s character (a copy is kept).
+  // Returns false if one is running.
+  bool start(Project project, control::OptimizeSpec spec, QString name);
+  void pause();
+  void resume();
+  void stop();      // keeps the windows done; finished() follows
+  bool running() const { return worker_.joinable() && !ended_; }
+  bool paused() const { return paused_; }
+  // Waits for the worker (tests, closing): true when it ended within `ms`.
+  bool wait(int ms);
+
+  int windowsDone() const;
+  int windowCount() const;
+  std::vector<control::WindowReport> reports() const;
+  // The controller made of the windows done so far (nullopt before the first).
+  std::optional<ControllerObject> best() const;
+
+ signals:
+  void prepared(int windows, const QString& notes);
+  void windowFinished(int window, double cost, double samplesPerSecond, double secondsLeft);
+  void sampleProgress(double fractionOfWindow);
+  // "" when every window was optimised, else why it stopped (stopped by the
+  // user, every sample fell, an error).
+  void finished(const QString& stopped);
+
+ private:
+  void run(Project project, control::OptimizeSpec spec, QString name);
+
+  std::thread worker_;
+  std::atomic<bool> cancel_{false}, paused_{false}, ended_{true};
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  int done_ = 0, total_ = 0;
+  std::vector<control::WindowReport> reports_;
+  std::optional<ControllerObject> best_;
+};
+
+}  // namespace sinew::app
