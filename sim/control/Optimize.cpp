@@ -151,9 +151,20 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
   liu2013::Liu2013Solver solver(std::move(model), s);
   const int steps = int(std::lround((kBlend + kHold) / s.dt));
   for (int i = 0; i < steps; ++i) solver.step();
-  // From here the reference's velocities; the clock starts at 0.
+  // Then the skeleton let go, its servos holding the first pose, for kDrop s:
+  // the character sinks onto its soles (a kinematic skeleton leaves them
+  // unloaded, and a character released from there drops several centimetres
+  // and bounces). Then at rest: velocities zero.
+  constexpr double kDrop = 0.25;
+  liu2013::Settings hold = settings;
+  hold.drive = DriveMode::Hold;
+  hold.clip.reset();
+  solver.setSettings(hold);
+  solver.setTargets(dyn::PdTargets{first.rotation, {}});
+  for (int i = 0, n = int(std::lround(kDrop / s.dt)); i < n; ++i) solver.step();
   liu2013::Liu2013State out = solver.state();
-  out.skeleton = reference.state(0.0);
+  out.skeleton.velocity.setZero();
+  for (Vec3& v : out.v) v.setZero();
   out.time = 0;
   out.steps = 0;
   return out;

@@ -81,7 +81,8 @@ ControllerRun prepareControllerRun(const Project& project, const ControllerObjec
 // The character brought from its rest pose into the reference's first pose:
 // the skeleton moved kinematically over 0.5 s and held 0.3 s while the flesh
 // is simulated (linear blend skinning alone would invert elements at bent
-// elbows and lowered arms), then given the reference's velocities; time 0.
+// elbows and lowered arms), then let go for 0.25 s with its servos holding
+// that pose so that it sinks onto its soles, then at rest; time 0.
 liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> model, const liu2013::Settings& settings,
                                    const Skeleton& skeleton, const ReferenceMotion& reference);
 
