@@ -25,6 +25,7 @@
 #include <QValueAxis>
 
 #include <cmath>
+#include <limits>
 
 namespace sinew::app {
 
@@ -88,7 +89,13 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   auto* autoMap = new QPushButton(tr("Map Automatically"), motion);
   autoMap->setObjectName("ctlAutoMap");
   mf->addRow(jointMap_);
-  mf->addRow(autoMap);
+  showRetarget_ = new QPushButton(tr("Show on Character"), motion);
+  showRetarget_->setObjectName("ctlShowRetarget");
+  showRetarget_->setToolTip(tr("Play the segment retargeted to the character, kinematically (the flesh simulated)"));
+  auto* mapRow = new QHBoxLayout;
+  mapRow->addWidget(autoMap);
+  mapRow->addWidget(showRetarget_);
+  mf->addRow(mapRow);
   v->addWidget(motion);
 
   // The search.
@@ -210,6 +217,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
     }
   });
   connect(autoMap, &QPushButton::clicked, this, &ControllerPanel::fillJointMap);
+  connect(showRetarget_, &QPushButton::clicked, this, &ControllerPanel::showRetargeted);
   connect(run_, &QPushButton::clicked, this, &ControllerPanel::startSearch);
   connect(pause_, &QPushButton::clicked, this, [this] {
     if (session_->paused()) session_->resume();
@@ -416,6 +424,35 @@ void ControllerPanel::playSelected() {
       sim_->play();
       return;
     }
+}
+
+void ControllerPanel::showRetargeted() {
+  const Project& p = doc_->project();
+  const ClipObject* clip = p.findClip(ObjectId(clip_->currentData().toULongLong()));
+  if (!p.skeleton || !clip) {
+    log_->error(tr("Controller: a skeleton and a motion clip are needed to show a retargeted motion"));
+    return;
+  }
+  const control::OptimizeSpec s = spec();
+  control::RetargetOptions o;
+  o.start = s.start;
+  o.end = s.end;
+  // Where the character stands at rest: the lowest point of its skinned surface.
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const MeshObject& m : p.meshes)
+    if (m.skin)
+      for (const Vec3& v : m.mesh.positions) lowest = std::min(lowest, v.y());
+  if (std::isfinite(lowest)) o.restGround = lowest;
+  try {
+    control::JointMap map;
+    map.clipJoint = s.jointMap;
+    control::RetargetResult r = control::retargetClip(clip->clip, p.skeleton->skeleton, map, o);
+    r.clip.name = clip->clip.name + " (retargeted)";
+    sim_->setKinematicClip(std::move(r.clip));
+    sim_->play();
+  } catch (const InputError& e) {
+    log_->error(tr("Controller: %1").arg(QString::fromStdString(e.what())));
+  }
 }
 
 void ControllerPanel::deleteSelected() {

@@ -50,6 +50,7 @@ class ControllerPanel : public QWidget {
   void onWindow(int window, double cost, double samplesPerSecond, double secondsLeft);
   void onFinished(const QString& stopped);
   void playSelected();
+  void showRetargeted();          // the segment retargeted, played kinematically in the viewport
   void deleteSelected();
 
   Document* doc_;
@@ -62,7 +63,7 @@ class ControllerPanel : public QWidget {
   QCheckBox *timeScaling_, *idInit_, *feedback_;
   QLineEdit* name_;
   QTableWidget* jointMap_;
-  QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_;
+  QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_, *showRetarget_;
   QProgressBar* progress_;
   QLabel* status_;
   QChartView* chartView_;

@@ -49,7 +49,11 @@ liu2013::Settings SimulationController::currentSettings() const {
   liu2013::applyScene(doc_->project().simulation, s);
   s.toggles = toggles_;
   s.drive = controller_ ? DriveMode::Hold : drive_;  // a controller's policy replaces the drive
-  if (s.drive != DriveMode::Hold) {
+  if (kinematicClip_) {
+    s.drive = DriveMode::Kinematic;
+    s.clip = *kinematicClip_;
+    s.loopClip = false;
+  } else if (s.drive != DriveMode::Hold) {
     if (const ClipObject* c = doc_->project().findClip(clip_)) s.clip = c->clip;
     else s.drive = DriveMode::Hold;
   }
@@ -57,10 +61,15 @@ liu2013::Settings SimulationController::currentSettings() const {
 }
 
 void SimulationController::setDrive(DriveMode mode, ObjectId clip) {
+  kinematicClip_.reset();
   drive_ = mode;
   clip_ = clip;
   if (mode != DriveMode::Hold && !doc_->project().findClip(clip))
     log_->warning(tr("Simulation: the %1 drive needs a motion clip; holding the pose").arg(driveModeName(mode)));
+  applySettings();
+}
+
+void SimulationController::applySettings() {
   const liu2013::Settings s = currentSettings();
   if (simulating()) {
     std::lock_guard lock(mutex_);
@@ -72,6 +81,7 @@ void SimulationController::setDrive(DriveMode mode, ObjectId clip) {
 
 void SimulationController::setController(std::optional<ControllerObject> controller, bool feedback) {
   clear();
+  kinematicClip_.reset();
   controller_ = std::move(controller);
   controllerFeedback_ = feedback && controller_ && !controller_->feedback.empty();
   if (controller_)
@@ -83,9 +93,17 @@ void SimulationController::setController(std::optional<ControllerObject> control
   emit stateChanged();
 }
 
+void SimulationController::setKinematicClip(MotionClip clip) {
+  clear();
+  controller_.reset();
+  log_->info(tr("Simulation: playing '%1' kinematically (%2 s)").arg(QString::fromStdString(clip.name)).arg(clip.duration(), 0, 'f', 2));
+  kinematicClip_ = std::move(clip);
+  emit stateChanged();
+}
+
 void SimulationController::setToggles(const SimToggles& t) {
   toggles_ = t;
-  setDrive(drive_, clip_);
+  applySettings();
 }
 
 // ---------------------------------------------------------------------------

@@ -68,6 +68,11 @@ class SimulationController : public QObject, public ViewportInteraction {
   // ghost skeleton. nullopt: back to the drive. Drops the current simulation.
   void setController(std::optional<ControllerObject> controller, bool feedback);
   const std::optional<ControllerObject>& controller() const { return controller_; }
+  // Plays a clip of the character's skeleton kinematically (the flesh
+  // simulated): the Control dock shows a retargeted clip this way. Dropped
+  // by setDrive() and setController(). Drops the current simulation.
+  void setKinematicClip(MotionClip clip);
+  bool playingKinematicClip() const { return kinematicClip_.has_value(); }
   // The ghost: world joint positions of the reference at the displayed frame
   // (empty without a controller), drawn offset by ghostOffset().
   const std::vector<Vec3>& ghostJoints() const { return shownGhost_; }
@@ -120,6 +125,7 @@ class SimulationController : public QObject, public ViewportInteraction {
     std::vector<Vec3> ghost;  // the reference's joints (controller runs)
   };
   liu2013::Settings currentSettings() const;
+  void applySettings();  // the current settings to the solver (now, or at the worker's next frame)
   void startWorker(int frames);  // frames < 0: until paused
   void stopWorker();
   void workerLoop(liu2013::Settings settings, Project project, int frames);
@@ -146,6 +152,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   ObjectId clip_ = 0;
   bool loop_ = false;
   std::optional<ControllerObject> controller_;
+  std::optional<MotionClip> kinematicClip_;
   bool controllerFeedback_ = false;
   std::shared_ptr<const control::ReferenceMotion> reference_;  // of the controller run (worker builds it)
   std::shared_ptr<const control::ControllerPolicy> policy_;

@@ -568,6 +568,14 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_EQ(hipMap->currentText(), "LeftUpLeg") << "same names map automatically";
   panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
   panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(0.3);
+  // The segment retargeted plays on the character, kinematically.
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlShowRetarget"), Qt::LeftButton);
+  ASSERT_TRUE(window->simulation()->playingKinematicClip());
+  ASSERT_TRUE(waitUntil([&] { return window->simulation()->frameCount() >= 10 || !window->simulation()->lastError().isEmpty(); }, 60000));
+  window->simulation()->pause();
+  EXPECT_TRUE(window->simulation()->lastError().isEmpty()) << window->simulation()->lastError().toStdString();
+  EXPECT_TRUE(logHas("(retargeted)"));
+  window->grab().save("/tmp/sinew-control-retarget.png");
   panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
   panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
   panel->findChild<QSpinBox*>("ctlThreads")->setValue(2);
