@@ -194,11 +194,22 @@ int projectInfo(const ProjectInfoArgs& args) {
                            {"extrapolatedVertices", v.embedding.extrapolatedCount()},
                            {"hasWeights", bool(v.weights)}});
       }
+      json controllers = json::array();
+      for (const ControllerObject& c : p.controllers)
+        controllers.push_back({{"id", c.id},
+                               {"name", c.name},
+                               {"clip", c.sourceClip},
+                               {"start", c.start},
+                               {"end", c.end},
+                               {"windows", c.windows.size()},
+                               {"duration", c.duration()},
+                               {"feedback", !c.feedback.empty()}});
       json j{{"project", args.project},
              {"name", p.name},
              {"formatVersion", version},
              {"meshes", meshes},
              {"volumes", volumes},
+             {"controllers", controllers},
              {"skeleton", p.skeleton ? toJson(p.skeleton->skeleton) : json(nullptr)},
              {"clips", clips},
              {"notes", toJson(notes)}};
@@ -217,6 +228,10 @@ int projectInfo(const ProjectInfoArgs& args) {
     for (const VolumeObject& v : p.volumes)
       std::cout << "  volume '" << v.name << "' (" << volumeKindName(v.kind) << "): " << v.mesh.nodeCount() << " nodes, "
                 << v.mesh.tetCount() << " tets, " << v.bones.size() << " bones" << (v.weights ? ", weights" : "") << "\n";
+    for (const ControllerObject& c : p.controllers)
+      std::cout << "  controller '" << c.name << "': clip '" << c.sourceClip << "' " << c.start << "-" << c.end << " s, "
+                << c.windows.size() << " windows, " << c.duration() << " s simulated"
+                << (c.feedback.empty() ? "" : ", feedback") << "\n";
     printDiagnostics(notes, std::cout);
     return int(kOk);
   });

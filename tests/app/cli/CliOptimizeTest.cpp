@@ -66,6 +66,14 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_EQ(pa.clips.size(), loadProject(kProject).clips.size() + 1) << "the BVH file was added as a clip";
   EXPECT_FALSE(pa.controllers[0].settings.empty());
 
+  // project-info lists it.
+  const ProcessResult info = cli(dir, {"project-info", "--json", dir.file("a.sinew")});
+  ASSERT_EQ(info.exitCode, 0) << info.err;
+  const json listed = json::parse(info.out)["controllers"];
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0]["name"], "stand");
+  EXPECT_EQ(listed[0]["windows"], stats["windows_total"]);
+
   // Replayed by simulate --controller: tracking per frame, the character up.
   const std::string replay = dir.file("replay.json");
   const ProcessResult s = cli(dir, {"simulate", dir.file("a.sinew"), "--controller", "stand", "--threads", "1",
