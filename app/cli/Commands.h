@@ -115,7 +115,7 @@ struct OptimizeArgs {
   double start = 0, end = -1;        // s; end < 0: the clip's end
   int samples = 200, keep = 10, threads = 0;
   uint64_t seed = 1;
-  std::string timeScaling = "on", idInit = "on", feedback = "off";
+  std::string timeScaling = "on", idInit = "on", feedback = "on";
   double window = 0.1, noise = 0.1, pdFrequency = 5;
   std::string name;                  // the controller's name (default: clip and segment); replaces one of that name
   std::string output;

@@ -104,8 +104,7 @@ int optimize(const OptimizeArgs& args) {
     o.noise = args.noise;
     if (args.end >= 0 && !(args.end > args.start))
       throw InputError("--end", "the segment must end after it starts (--start " + std::to_string(args.start) + ")");
-    if (args.feedback == "on")
-      throw InputError("--feedback", "feedback policies are not available yet: build the open-loop controller with --feedback off");
+    o.feedback = args.feedback == "on";
 
     const int threads = mpi ? 1 : args.threads > 0 ? args.threads : std::max(1, int(std::thread::hardware_concurrency()));
     const auto t0 = std::chrono::steady_clock::now();
@@ -116,7 +115,7 @@ int optimize(const OptimizeArgs& args) {
     std::cout << "optimizing '" << spec.clip << "' " << spec.start << "-" << spec.start + length << " s: "
               << prepared.problem.windows.size() << " windows, " << o.samples << " samples per window, keeping "
               << o.keep << ", " << (mpi ? std::to_string(mpi->size) + " MPI rank(s)" : std::to_string(threads) + " thread(s)") << ", seed " << o.seed << ", time scaling "
-              << args.timeScaling << ", inverse dynamics " << args.idInit << std::endl;
+              << args.timeScaling << ", inverse dynamics " << args.idInit << ", balance feedback " << args.feedback << std::endl;
 
     control::SamconSearch search(prepared.problem, mpi ? makeMpiEvaluator(*mpi) : control::makeThreadedEvaluator(threads));
     gInterrupted = false;
@@ -189,7 +188,7 @@ int optimize(const OptimizeArgs& args) {
     liu2013::Settings physics;
     liu2013::applyScene(project.simulation, physics);
     physics.threads = threads;
-    control::ControllerRun run = control::prepareControllerRun(project, saved, physics, false);
+    control::ControllerRun run = control::prepareControllerRun(project, saved, physics, o.feedback);
     int64_t steps = 0;
     for (const ControlWindow& w : saved.windows) steps += std::llround(w.duration / physics.dt);
     for (int64_t i = 0; i < steps; ++i) run.solver->step();

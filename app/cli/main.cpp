@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
   opt->add_option("--time-scaling", optArgs.timeScaling, "Sample each window's duration: on|off")->check(CLI::IsMember({"on", "off"}));
   opt->add_option("--id-init", optArgs.idInit, "Initial targets by inverse dynamics (else the reference pose): on|off")
       ->check(CLI::IsMember({"on", "off"}));
-  opt->add_option("--feedback", optArgs.feedback, "Also fit a feedback policy: on|off (default off)")->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--feedback", optArgs.feedback, "Balance feedback in the loop while sampling, saved with the controller as its feedback policy: on|off (default on)")->check(CLI::IsMember({"on", "off"}));
   opt->add_option("--window", optArgs.window, "Control window length, s (default 0.1)")->check(CLI::Range(0.02, 1.0));
   opt->add_option("--noise", optArgs.noise, "Target noise per degree of freedom, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
   opt->add_option("--pd-frequency", optArgs.pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));

@@ -118,6 +118,12 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   idInit_->setObjectName("ctlIdInit");
   idInit_->setChecked(true);
   idInit_->setToolTip(tr("Start each window from inverse-dynamics targets (Section 5.1) instead of the reference pose"));
+  balance_ = new QCheckBox(tr("Balance feedback"), search);
+  balance_->setObjectName("ctlBalance");
+  balance_->setChecked(true);
+  balance_->setToolTip(tr("Correct the hips and ankles from the body's tilt and centre of mass while sampling, and save "
+                          "that feedback with the controller (off: pure open-loop control, which this character "
+                          "cannot stand with)"));
   name_ = new QLineEdit(search);
   name_->setObjectName("ctlName");
   name_->setPlaceholderText(tr("clip and segment"));
@@ -131,6 +137,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   auto* checks = new QHBoxLayout;
   checks->addWidget(timeScaling_);
   checks->addWidget(idInit_);
+  checks->addWidget(balance_);
   sf->addRow(checks);
   sf->addRow(tr("Name"), name_);
   auto* buttons = new QHBoxLayout;
@@ -320,6 +327,7 @@ control::OptimizeSpec ControllerPanel::spec() const {
   o.noise = noise_->value();
   o.timeScaling = timeScaling_->isChecked();
   o.idInit = idInit_->isChecked();
+  o.feedback = balance_->isChecked();
   return s;
 }
 
@@ -477,11 +485,14 @@ void ControllerPanel::updateButtons() {
   play_->setEnabled(selected);
   delete_->setEnabled(selected && !running);
   bool hasFeedback = false;
+  ObjectId current = 0;
   if (const QListWidgetItem* item = controllers_->currentItem())
     for (const ControllerObject& c : doc_->project().controllers)
-      if (c.id == ObjectId(item->data(Qt::UserRole).toULongLong())) hasFeedback = !c.feedback.empty();
+      if (c.id == ObjectId(item->data(Qt::UserRole).toULongLong())) hasFeedback = !c.feedback.empty(), current = c.id;
   feedback_->setEnabled(hasFeedback);
   if (!hasFeedback) feedback_->setChecked(false);
+  else if (current != feedbackShownFor_) feedback_->setChecked(true);  // a newly selected controller plays with its feedback
+  feedbackShownFor_ = current;
 }
 
 }  // namespace sinew::app

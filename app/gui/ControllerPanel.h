@@ -60,7 +60,8 @@ class ControllerPanel : public QWidget {
   QComboBox* clip_;
   QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_;
   QSpinBox *samples_, *keep_, *seed_, *threads_;
-  QCheckBox *timeScaling_, *idInit_, *feedback_;
+  QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
+  ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for
   QLineEdit* name_;
   QTableWidget* jointMap_;
   QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_, *showRetarget_;

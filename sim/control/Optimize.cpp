@@ -31,6 +31,11 @@ std::string specToJson(const OptimizeSpec& s) {
          {"timeScaleWeight", o.timeScaleWeight},
          {"idInit", o.idInit},
          {"noise", o.noise},
+         {"feedback", o.feedback},
+         {"feedbackPeriod", o.feedbackPeriod},
+         {"balanceGains",
+          {o.balance.ankleTilt, o.balance.ankleBalance, o.balance.ankleVelocity, o.balance.hipTilt, o.balance.hipBalance,
+           o.balance.hipVelocity}},
          {"weights",
           {{"pose", w.pose}, {"root", w.root}, {"position", w.position}, {"endEffector", w.endEffector},
            {"balance", w.balance}, {"velocity", w.velocity}}}};
@@ -61,6 +66,13 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("timeScaleWeight", o.timeScaleWeight);
     get("idInit", o.idInit);
     get("noise", o.noise);
+    get("feedback", o.feedback);
+    get("feedbackPeriod", o.feedbackPeriod);
+    if (j.contains("balanceGains")) {
+      const auto g = j.at("balanceGains").get<std::vector<double>>();
+      if (g.size() != 6) throw InputError(context, "balanceGains needs 6 numbers");
+      o.balance = {g[0], g[1], g[2], g[3], g[4], g[5]};
+    }
     if (j.contains("weights")) {
       const json& w = j.at("weights");
       CostWeights& c = o.weights;
@@ -177,6 +189,8 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   if (!(o.noise >= 0) || !(o.timeScaleRange >= 0 && o.timeScaleRange < 0.9))
     throw InputError("optimize", "the noise must be >= 0 and the time scale range in [0, 0.9)");
   if (!(spec.pdFrequency > 0 && spec.pdFrequency < 100)) throw InputError("--pd-frequency", "must lie in (0, 100) Hz");
+  if (o.feedback && !(o.feedbackPeriod > 0 && o.feedbackPeriod <= o.window))
+    throw InputError("--feedback-period", "must lie in (0, window] s");
   const ClipObject* source = nullptr;
   for (const ClipObject& c : project.clips)
     if (c.clip.name == spec.clip) source = &c;
@@ -244,6 +258,8 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
     progress.update(0.4 + 0.5 * (k + 1) / n);
   }
 
+  if (o.feedback) p.feedback = uniformPolicy(o.balance, *reference, p.windows.size(), o.feedbackPeriod);
+
   progress.update(0.9, "settling");
   p.start = settledStart(p.model, p.settings, skel, *reference);
   progress.update(1.0);
@@ -262,6 +278,8 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   c.reference = prepared.retarget.clip;
   c.pdFrequency = spec.pdFrequency;
   c.windows = search.best();
+  c.feedback = search.problem().feedback;
+  if (!c.feedback.empty()) c.feedback.gains.resize(c.windows.size());
   c.settings = specToJson(spec);
   (void)project;
   return c;
@@ -271,8 +289,11 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
 // Playing a controller
 
 ControllerPolicy::ControllerPolicy(ControllerObject controller, std::shared_ptr<const ReferenceMotion> reference,
-                                   bool feedback)
-    : controller_(std::move(controller)), reference_(std::move(reference)), feedback_(feedback) {
+                                   bool feedback, double dt)
+    : controller_(std::move(controller)), reference_(std::move(reference)),
+      feedback_(feedback && !controller_.feedback.empty()), dt_(dt) {
+  if (!(dt > 0)) throw std::invalid_argument("ControllerPolicy: dt must be positive");
+  period_ = feedbackPeriodSteps(controller_.feedback, dt);
   double t = 0;
   for (const ControlWindow& w : controller_.windows) {
     windowStart_.push_back(t);
@@ -283,19 +304,29 @@ ControllerPolicy::ControllerPolicy(ControllerObject controller, std::shared_ptr<
 
 int32_t ControllerPolicy::windowAt(double t) const {
   const auto it = std::upper_bound(windowStart_.begin(), windowStart_.end(), t);
-  return int32_t(std::max<ptrdiff_t>(0, (it - windowStart_.begin()) - 1));
+  const int32_t k = int32_t(std::max<ptrdiff_t>(0, (it - windowStart_.begin()) - 1));
+  if (!feedback_) return k;
+  // With feedback, the targets change every period: one code per (window, correction).
+  const int32_t j = int32_t(std::floor((t - windowStart_[size_t(k)]) / (period_ * dt_)));
+  return k * kCorrectionsPerWindow + std::clamp(j, 0, kCorrectionsPerWindow - 1);
 }
 
 double ControllerPolicy::referenceTime(double t) const {
-  const int32_t k = windowAt(t);
+  const int32_t code = windowAt(t);
+  const int32_t k = feedback_ ? code / kCorrectionsPerWindow : code;
   const ControlWindow& w = controller_.windows[size_t(k)];
   const double u = std::clamp((t - windowStart_[size_t(k)]) / w.duration, 0.0, 1.0);
   return w.referenceStart + u * w.referenceDuration;
 }
 
-dyn::PdTargets ControllerPolicy::targets(int32_t window, const liu2013::Liu2013Solver& sim) const {
-  (void)sim;
-  return {controller_.windows[size_t(window)].targets, {}};
+dyn::PdTargets ControllerPolicy::targets(int32_t code, const liu2013::Liu2013Solver& sim) const {
+  if (!feedback_) return {controller_.windows[size_t(code)].targets, {}};
+  const int32_t k = code / kCorrectionsPerWindow, j = code % kCorrectionsPerWindow;
+  const ControlWindow& w = controller_.windows[size_t(k)];
+  const int32_t steps = int32_t(std::lround(w.duration / dt_));
+  return {correctedTargets(*reference_, sim.model().skeleton, controller_.feedback, w, size_t(k), w.targets,
+                           std::min(j * period_, steps), steps, sim.state().skeleton),
+          {}};
 }
 
 ControllerRun prepareControllerRun(const Project& project, const ControllerObject& controller, liu2013::Settings settings,
@@ -305,7 +336,7 @@ ControllerRun prepareControllerRun(const Project& project, const ControllerObjec
   ControllerRun run;
   run.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency));
   run.reference = std::make_shared<ReferenceMotion>(*run.model, controller.reference);
-  run.policy = std::make_shared<ControllerPolicy>(controller, run.reference, feedback);
+  run.policy = std::make_shared<ControllerPolicy>(controller, run.reference, feedback, settings.dt);
   settings.drive = DriveMode::Hold;  // the policy replaces the drive
   settings.clip.reset();
   run.solver = std::make_unique<liu2013::Liu2013Solver>(run.model, settings);

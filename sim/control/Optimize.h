@@ -46,11 +46,13 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
                                       const std::string& name);
 
 // Plays a controller: its windows' targets, in order, each for its duration
-// (the last held after the end), plus the feedback correction at each
-// window's start when enabled.
+// (the last held after the end), plus the feedback correction every feedback
+// period when enabled (with `dt` the solver's time step).
 class ControllerPolicy final : public liu2013::TargetPolicy {
  public:
-  ControllerPolicy(ControllerObject controller, std::shared_ptr<const ReferenceMotion> reference, bool feedback);
+  ControllerPolicy(ControllerObject controller, std::shared_ptr<const ReferenceMotion> reference, bool feedback,
+                   double dt);
+  static constexpr int32_t kCorrectionsPerWindow = 1 << 20;
   int32_t windowAt(double t) const override;
   dyn::PdTargets targets(int32_t window, const liu2013::Liu2013Solver& sim) const override;
   const ControllerObject& controller() const { return controller_; }
@@ -64,6 +66,8 @@ class ControllerPolicy final : public liu2013::TargetPolicy {
   std::shared_ptr<const ReferenceMotion> reference_;
   std::vector<double> windowStart_;  // simulated start of each window
   bool feedback_;
+  double dt_;
+  int32_t period_ = 1;               // steps between feedback corrections
 };
 
 // A simulation of the project's character playing `controller`: the model

@@ -36,6 +36,7 @@ std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int3
     std::normal_distribution<double> gauss(0.0, o.noise);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     SampleTask& t = tasks[size_t(i)];
+    t.window = window;
     t.parent = parents > 0 ? i % parents : 0;
     t.targets = w.targets;
     for (size_t l = 1; l < skel.links.size(); ++l) {
@@ -83,8 +84,17 @@ SampleOutcome SampleRunner::run(const liu2013::Liu2013State& start, const Sample
   SampleOutcome out;
   solver.setState(start);
   solver.setTargets(dyn::PdTargets{task.targets, {}});
+  const FeedbackPolicy& fb = problem.feedback;
+  const int32_t period = feedbackPeriodSteps(fb, problem.settings.dt);
   try {
-    for (int32_t i = 0; i < task.steps; ++i) solver.step();
+    for (int32_t i = 0; i < task.steps; ++i) {
+      if (!fb.empty() && i % period == 0)
+        solver.setTargets(dyn::PdTargets{correctedTargets(*problem.reference, problem.model->skeleton, fb,
+                                                          problem.windows[size_t(task.window)], size_t(task.window),
+                                                          task.targets, i, task.steps, solver.state().skeleton),
+                                         {}});
+      solver.step();
+    }
   } catch (const SimulationError&) {
     out.cost.fallen = true;
     out.cost.total = 1e30;  // unstable: never kept

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "control/Cost.h"
+#include "control/Feedback.h"
 #include "control/Reference.h"
 #include "core/Progress.h"
 #include "liu2013/Liu2013.h"
@@ -39,6 +40,12 @@ struct SamconOptions {
   bool idInit = true;             // initial targets by inverse dynamics (Section 5.1); else the reference pose
   double noise = 0.1;             // rad, standard deviation of the target offsets per degree of freedom
   CostWeights weights;
+  // Balance feedback in the loop while sampling (control/Feedback.h): the
+  // open-loop targets found are then those that work with it. Off: pure
+  // open-loop control, as in the paper.
+  bool feedback = false;
+  BalanceGains balance = defaultBalanceGains();
+  double feedbackPeriod = 0.01;   // s between corrections
 };
 
 // Everything a sample needs; immutable during a search.
@@ -49,9 +56,11 @@ struct SamconProblem {
   std::vector<ControlWindow> windows;  // layout, with the initial targets
   liu2013::Liu2013State start;    // the character posed at the reference's start
   SamconOptions options;
+  FeedbackPolicy feedback;        // in the loop while sampling (empty: open loop)
 };
 
 struct SampleTask {
+  int32_t window = 0;             // the control window
   int32_t parent = 0;             // index into the window's start states
   int32_t steps = 0;              // simulated steps
   double scale = 1;               // steps x dt / the window's reference duration

@@ -57,6 +57,7 @@ struct Part {
   Vec3 a, b;        // centre (ellipsoid) or segment ends (capsule)
   Mat3 frame;       // ellipsoid axes
   Vec3 radii;       // ellipsoid semi-axes; capsule uses radii[0] (at a), radii[1] (at b)
+  double floor = -std::numeric_limits<double>::infinity();  // cut flat below this height (a sole)
 };
 
 void addTyres(std::vector<Part>& parts, const Vec3& from, const Vec3& to, int count, double r0, double r1,
@@ -96,11 +97,15 @@ std::vector<Part> bodyParts() {
                      Vec3(0.072, 0.04, 0.055)});
     parts.push_back({Part::Ellipsoid, at("LeftHand") + Vec3(side * 0.03, 0.0, 0.055), Vec3::Zero(),
                      sdf::frameAlong(Vec3(side * 0.6, 0.0, 0.8)), Vec3(0.04, 0.022, 0.022)});
-    // Legs: thigh and shin tyres, a rounded boot.
+    // Legs: thigh and shin tyres, a boot.
     addTyres(parts, at("LeftUpLeg") + Vec3(0, 0.03, 0), at("LeftLeg"), 5, 0.11, 0.088, 0.042);
     addTyres(parts, at("LeftLeg"), at("LeftFoot") + Vec3(0, 0.03, 0), 5, 0.085, 0.068, 0.04);
-    parts.push_back({Part::Ellipsoid, at("LeftFoot") + Vec3(0, -0.045, 0.055), Vec3::Zero(), I,
-                     Vec3(0.07, 0.065, 0.13)});
+    // A boot with a flat sole on the ground (y = 0): a rounded one rocks, and
+    // a character cannot stand still on rockers. It reaches 20 cm ahead of
+    // the ankle: captured standing poses put the centre of mass up to about
+    // 14 cm ahead of it.
+    parts.push_back({Part::Ellipsoid, at("LeftFoot") + Vec3(0, -0.05, 0.07), Vec3::Zero(), I,
+                     Vec3(0.07, 0.09, 0.17), 0.0});
   }
   return parts;
 }
@@ -132,7 +137,8 @@ TriMesh makeHumanoidSurface(const HumanoidOptions& options, const Progress& prog
       const double di = part.kind == Part::Ellipsoid
                             ? sdf::ellipsoid(p, part.a, part.frame, part.radii)
                             : sdf::taperedCapsule(p, part.a, part.b, part.radii[0], part.radii[1]);
-      d = std::isinf(d) ? di : sdf::smoothUnion(d, di, kBlend);
+      const double cut = std::max(di, part.floor - p.y());
+      d = std::isinf(d) ? cut : sdf::smoothUnion(d, cut, kBlend);
     }
     return d * s;
   };
@@ -158,6 +164,13 @@ Project makeHumanoidProject(const HumanoidOptions& options, const Progress& prog
   sk.name = "Michelin skeleton";
   sk.skeleton = makeHumanoidSkeleton(options);
   assignDefaultBoneShapes(sk.skeleton, p.meshes[0].mesh);
+  // The feet: a flat box along the sole, 2 cm above it, so that the foot
+  // is rigid where it stands and the ankle's torque reaches the ground.
+  const double s = options.height / 1.75;
+  for (const char* foot : {"LeftFoot", "RightFoot"}) {
+    const int32_t j = sk.skeleton.find(foot);
+    if (j >= 0) sk.skeleton.joints[j].bone = BoneShape::box(Vec3(0, -0.07, 0.065) * s, Vec3(0.03, 0.02, 0.1) * s);
+  }
   p.skeleton = std::move(sk);
   return p;
 }

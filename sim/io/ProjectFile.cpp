@@ -186,6 +186,7 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
     for (const auto& g : c.feedback.gains) gains.insert(gains.end(), g.begin(), g.end());
     o["feedback"] = {{"joints", c.feedback.joints},
                      {"stateSize", c.feedback.stateSize},
+                     {"period", c.feedback.period},
                      {"gains", blobs.add(gains.data(), gains.size(),
                                          {c.feedback.gains.size(), 3 * c.feedback.joints.size(), size_t(c.feedback.stateSize)})}};
   }
@@ -374,6 +375,7 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
     const json& f = c.at("feedback");
     o.feedback.joints = field<std::vector<int32_t>>(f, "joints", ctx + " feedback", path);
     o.feedback.stateSize = field<int32_t>(f, "stateSize", ctx + " feedback", path);
+    if (f.contains("period")) o.feedback.period = field<double>(f, "period", ctx + " feedback", path);
     const size_t size = 3 * o.feedback.joints.size() * size_t(std::max(o.feedback.stateSize, 0));
     const std::vector<double> gains = blobs.read<double>(field<json>(f, "gains", ctx, path), size_t(std::max(o.feedback.stateSize, 1)), ctx + " feedback gains");
     if (size == 0 || gains.size() != size * o.windows.size()) throw InputError(path, ctx + ": the feedback gains do not match");

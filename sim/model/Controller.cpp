@@ -40,6 +40,7 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
   }
   if (!feedback.empty()) {
     if (feedback.gains.size() != windows.size()) throw InputError(context, what + ": feedback has a gain matrix per window");
+    if (!(feedback.period > 0 && feedback.period <= 1)) throw InputError(context, what + ": the feedback period must lie in (0, 1] s");
     for (int32_t j : feedback.joints)
       if (j <= 0 || size_t(j) >= jointCount) throw InputError(context, what + ": feedback joint " + std::to_string(j) + " is not a driven joint of the skeleton");
     const size_t size = 3 * feedback.joints.size() * size_t(std::max(0, feedback.stateSize));

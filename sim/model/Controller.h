@@ -22,13 +22,14 @@ struct ControlWindow {
   bool operator==(const ControlWindow& o) const;
 };
 
-// Linear feedback around the open-loop control (Liu et al. 2012): at the
-// start of window k, the target offsets (rotation vectors of `joints`,
-// concatenated) are gains[k] * (s - reference s), s the reduced state
-// (control/Feedback.h says which quantities, in which order).
+// Linear feedback around the open-loop control (Liu et al. 2012): every
+// `period` seconds within window k, the target offsets (rotation vectors of
+// `joints`, concatenated) are gains[k] * (s - reference s), s the reduced
+// state (control/Feedback.h says which quantities, in which order).
 struct FeedbackPolicy {
   std::vector<int32_t> joints;                  // skeleton joints corrected
   int32_t stateSize = 0;                        // rows of s
+  double period = 0.01;                         // s between corrections
   std::vector<std::vector<double>> gains;       // per window: (3 * joints.size()) x stateSize, row-major
   bool operator==(const FeedbackPolicy&) const = default;
   bool empty() const { return gains.empty(); }

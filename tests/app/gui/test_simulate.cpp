@@ -600,6 +600,8 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_TRUE(panel->findChild<QLabel*>("ctlStatus")->text().contains("Finished")) << panel->findChild<QLabel*>("ctlStatus")->text().toStdString();
   const ControllerObject made = window->document()->project().controllers[0];
   EXPECT_EQ(made.name, "walk start");
+  EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlBalance")->isChecked());
+  EXPECT_FALSE(made.feedback.empty()) << "searched with balance feedback: the controller keeps it";
   EXPECT_EQ(int(made.windows.size()), series->count());
   panel->grab().save("/tmp/sinew-control-panel.png");
 
@@ -611,6 +613,8 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   auto* list = panel->findChild<QListWidget*>("ctlControllers");
   ASSERT_EQ(list->count(), 1);
   list->setCurrentRow(0);
+  auto* feedbackBox = panel->findChild<QCheckBox*>("ctlFeedback");
+  EXPECT_TRUE(feedbackBox->isEnabled() && feedbackBox->isChecked()) << "plays with its feedback by default";
 
   // Play: the character follows the controller, the reference beside it.
   SimulationController* sim = window->simulation();

@@ -1,6 +1,7 @@
 // control/: inverse dynamics recovers the PD targets that made a motion,
 // retargeting of real CMU data, the sampling search's determinism, and the
 // state bytes the MPI ranks exchange.
+#include "control/Feedback.h"
 #include "control/InverseDynamics.h"
 #include "control/Optimize.h"
 #include "control/Samcon.h"
@@ -11,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -134,6 +136,45 @@ TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
   std::vector<uint8_t> bad = bytes;
   bad[0] ^= 0xff;
   EXPECT_THROW(liu2013::stateFromBytes(bad.data(), bad.size()), InputError);
+}
+
+// The balance feedback's reduced state is zero on the reference and measures
+// a tilt; a correction turns the corrected joints in the world by exactly
+// H G s and leaves the others alone.
+TEST(Feedback, StateIsZeroOnTheReferenceAndCorrectionsTurnTheJointsAsAsked) {
+  const liu2013::Liu2013Model& m = *model();
+  const Skeleton& skel = riggedHumanoid().skeleton->skeleton;
+  std::vector<Vec3> roots(5, m.linkRest[0].translation);
+  std::vector<std::vector<Quat>> rotations(5, dyn::restState(m.skeleton).rotation);
+  const ReferenceMotion reference(m, skeletonAnimationClip(skel, roots, rotations, 0.05));
+  const double t = 0.1;
+  for (double x : feedbackState(reference, reference.state(t), t)) EXPECT_EQ(x, 0.0);
+
+  dyn::ArticulatedState tilted = reference.state(t);
+  const double a = 0.05;
+  tilted.rotation[0] = (Quat(Eigen::AngleAxisd(a, Vec3::UnitX())) * tilted.rotation[0]).normalized();
+  const auto s = feedbackState(reference, tilted, t);
+  EXPECT_NEAR(s[0], a, 1e-12);  // forward tilt about the heading's x axis
+  EXPECT_NEAR(s[1], 0.0, 1e-12);
+
+  const std::vector<int32_t> joints = feedbackJoints(reference);
+  ASSERT_EQ(joints.size(), 4u);  // two ankles, two hips
+  BalanceGains g;
+  g.ankleTilt = 2;
+  const std::vector<double> gains = gainMatrix(g, joints, reference);
+  const Quat heading = referenceHeading(reference, t);
+  const std::vector<Quat> corrected = applyFeedback(m.skeleton, tilted, tilted.rotation, joints, gains, s, heading);
+  dyn::ArticulatedState after = tilted;
+  after.rotation = corrected;
+  const auto before = dyn::forwardKinematics(m.skeleton, tilted), now = dyn::forwardKinematics(m.skeleton, after);
+  const std::vector<int32_t>& feet = reference.feet();
+  for (size_t l = 0; l < m.skeleton.links.size(); ++l) {
+    const bool ankle = std::find(feet.begin(), feet.end(), int32_t(l)) != feet.end();
+    const Quat expected = ankle ? Quat(Eigen::AngleAxisd(2 * a, Vec3::UnitX())) * before.pose[l].rotation : before.pose[l].rotation;
+    EXPECT_LT(angle(now.pose[l].rotation, expected), 1e-12) << m.jointNames[l];
+  }
+  // No gains (or the wrong size): the targets unchanged.
+  EXPECT_TRUE(applyFeedback(m.skeleton, tilted, tilted.rotation, joints, {}, s, heading) == tilted.rotation);
 }
 
 TEST(Samcon, SelectBestOrdersByCostThenIndex) {

@@ -1,0 +1,123 @@
+#include "control/Feedback.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sinew::control {
+
+std::vector<int32_t> feedbackJoints(const ReferenceMotion& reference) {
+  const dyn::ArticulatedModel& body = reference.bodyModel();
+  std::vector<int32_t> joints;
+  for (int32_t foot : reference.feet()) {
+    joints.push_back(foot);
+    const int32_t knee = body.links[size_t(foot)].parent;
+    const int32_t hip = knee > 0 ? body.links[size_t(knee)].parent : -1;
+    if (hip > 0) joints.push_back(hip);
+  }
+  return joints;
+}
+
+Quat referenceHeading(const ReferenceMotion& reference, double t) {
+  const BodyFeatures f = reference.features(t);
+  const Vec3 forward = f.rootRotation * Vec3::UnitZ();
+  const double yaw = std::hypot(forward.x(), forward.z()) > 1e-9 ? std::atan2(forward.x(), forward.z()) : 0.0;
+  return Quat(Eigen::AngleAxisd(yaw, Vec3::UnitY()));
+}
+
+std::array<double, kFeedbackStateSize> feedbackState(const ReferenceMotion& reference,
+                                                     const dyn::ArticulatedState& sim, double t) {
+  const BodyFeatures ref = reference.features(t);
+  const BodyFeatures now = reference.features(sim);
+  const Vec3 forward = ref.rootRotation * Vec3::UnitZ();
+  const double yaw = std::hypot(forward.x(), forward.z()) > 1e-9 ? std::atan2(forward.x(), forward.z()) : 0.0;
+  const Quat toHeading(Eigen::AngleAxisd(-yaw, Vec3::UnitY()));
+  const double h = std::max(0.3, ref.centerOfMass.y());
+  const Vec3 tilt = toHeading * rotationVector(now.rootRotation * ref.rootRotation.conjugate());
+  Vec3 d = (now.centerOfMass - now.support) - (ref.centerOfMass - ref.support);
+  Vec3 v = now.centerOfMassVelocity - ref.centerOfMassVelocity;
+  d.y() = v.y() = 0;
+  const Vec3 balance = toHeading * Vec3(Vec3::UnitY().cross(d) / h);
+  const Vec3 velocity = toHeading * Vec3(Vec3::UnitY().cross(v) / h);
+  return {tilt.x(), tilt.z(), balance.x(), balance.z(), velocity.x(), velocity.z()};
+}
+
+BalanceGains defaultBalanceGains() {
+  BalanceGains g;
+  g.ankleTilt = 3;
+  g.ankleVelocity = 0.2;
+  return g;
+}
+
+std::vector<double> gainMatrix(const BalanceGains& g, const std::vector<int32_t>& joints,
+                               const ReferenceMotion& reference) {
+  const int n = kFeedbackStateSize;
+  std::vector<double> m(joints.size() * 3 * size_t(n), 0.0);
+  const std::vector<int32_t>& feet = reference.feet();
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const bool ankle = std::find(feet.begin(), feet.end(), joints[j]) != feet.end();
+    const double kt = ankle ? g.ankleTilt : g.hipTilt;
+    const double kb = ankle ? g.ankleBalance : g.hipBalance;
+    const double kv = ankle ? g.ankleVelocity : g.hipVelocity;
+    double* rx = &m[(3 * j + 0) * size_t(n)];  // omega_x from the x components
+    double* rz = &m[(3 * j + 2) * size_t(n)];  // omega_z from the z components
+    rx[0] = kt, rx[2] = kb, rx[4] = kv;
+    rz[1] = kt, rz[3] = kb, rz[5] = kv;
+  }
+  return m;
+}
+
+std::vector<Quat> applyFeedback(const dyn::ArticulatedModel& skeleton, const dyn::ArticulatedState& sim,
+                                std::vector<Quat> targets, const std::vector<int32_t>& joints,
+                                const std::vector<double>& gains, const std::array<double, kFeedbackStateSize>& s,
+                                const Quat& heading) {
+  if (gains.size() != joints.size() * 3 * kFeedbackStateSize) return targets;
+  const dyn::LinkKinematics k = dyn::forwardKinematics(skeleton, sim);
+  for (size_t j = 0; j < joints.size(); ++j) {
+    const size_t l = size_t(joints[j]);
+    if (l == 0 || l >= targets.size()) continue;
+    Vec3 omega = Vec3::Zero();
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < kFeedbackStateSize; ++c) omega[r] += gains[(3 * j + size_t(r)) * kFeedbackStateSize + size_t(c)] * s[size_t(c)];
+    const dyn::Link& link = skeleton.links[l];
+    const Quat frame = k.pose[size_t(link.parent)].rotation * link.parentFromJoint.rotation;
+    const Vec3 local = frame.conjugate() * (heading * omega);
+    if (link.kind == dyn::JointKind::Ball) {
+      targets[l] = (fromRotationVector(local) * targets[l]).normalized();
+    } else if (link.kind == dyn::JointKind::Hinge) {
+      targets[l] = (Quat(Eigen::AngleAxisd(local.dot(link.hingeAxis), link.hingeAxis)) * targets[l]).normalized();
+    }
+  }
+  return targets;
+}
+
+const std::vector<double>* windowGains(const FeedbackPolicy& policy, size_t window) {
+  if (policy.gains.empty()) return nullptr;
+  return &policy.gains[std::min(window, policy.gains.size() - 1)];
+}
+
+int32_t feedbackPeriodSteps(const FeedbackPolicy& policy, double dt) {
+  return std::max<int32_t>(1, int32_t(std::lround(policy.period / dt)));
+}
+
+std::vector<Quat> correctedTargets(const ReferenceMotion& reference, const dyn::ArticulatedModel& skeleton,
+                                   const FeedbackPolicy& policy, const ControlWindow& w, size_t window,
+                                   const std::vector<Quat>& targets, int32_t step, int32_t steps,
+                                   const dyn::ArticulatedState& sim) {
+  const std::vector<double>* gains = windowGains(policy, window);
+  if (!gains) return targets;
+  const double u = steps > 0 ? double(step) / double(steps) : 0.0;
+  const double t = w.referenceStart + u * w.referenceDuration;
+  return applyFeedback(skeleton, sim, targets, policy.joints, *gains, feedbackState(reference, sim, t),
+                       referenceHeading(reference, t));
+}
+
+FeedbackPolicy uniformPolicy(const BalanceGains& g, const ReferenceMotion& reference, size_t windows, double period) {
+  FeedbackPolicy p;
+  p.joints = feedbackJoints(reference);
+  p.stateSize = kFeedbackStateSize;
+  p.period = period;
+  p.gains.assign(windows, gainMatrix(g, p.joints, reference));
+  return p;
+}
+
+}  // namespace sinew::control
