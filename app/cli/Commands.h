@@ -116,6 +116,8 @@ struct OptimizeArgs {
   int samples = 200, keep = 10, threads = 0;
   uint64_t seed = 1;
   std::string timeScaling = "on", idInit = "on", feedback = "on";
+  int fitRollouts = 0;               // > 0: fit the feedback gains from this many pushed rollouts
+  double fitPush = 0.6;              // m/s
   double window = 0.1, noise = 0.1, pdFrequency = 5;
   std::string name;                  // the controller's name (default: clip and segment); replaces one of that name
   std::string output;

@@ -105,6 +105,7 @@ int optimize(const OptimizeArgs& args) {
     if (args.end >= 0 && !(args.end > args.start))
       throw InputError("--end", "the segment must end after it starts (--start " + std::to_string(args.start) + ")");
     o.feedback = args.feedback == "on";
+    if (args.fitRollouts > 0 && !o.feedback) throw InputError("--fit-feedback", "fitting feedback gains needs --feedback on");
 
     const int threads = mpi ? 1 : args.threads > 0 ? args.threads : std::max(1, int(std::thread::hardware_concurrency()));
     const auto t0 = std::chrono::steady_clock::now();
@@ -203,6 +204,40 @@ int optimize(const OptimizeArgs& args) {
     summary["duration"] = saved.duration();
     summary["replay"] = {{"matches_search", same}, {"end_cost", end.total}, {"end_fell", end.fallen},
                          {"end_root_height", run.solver->state().skeleton.rootPosition.y()}};
+
+    // Then the feedback gains fitted from pushed rollouts (the replay above
+    // checked the search's own gains).
+    if (args.fitRollouts > 0 && stopped.empty()) {
+      ControllerObject& target = existing ? *existing : project.controllers.back();
+      control::FeedbackFitOptions fo;
+      fo.rollouts = args.fitRollouts;
+      fo.push = args.fitPush;
+      fo.threads = threads;
+      fo.seed = o.seed;
+      std::cout << "fitting the feedback gains from " << fo.rollouts << " rollouts pushed at " << fo.push
+                << " m/s (and one unpushed) per candidate" << std::endl;
+      const auto f0 = std::chrono::steady_clock::now();
+      try {
+        const control::FeedbackFitResult fit = control::fitFeedback(project, target, o.balance, fo, progress);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f0).count();
+        auto gainsJson = [](const control::BalanceGains& g) {
+          return json{{"ankle_tilt", g.ankleTilt}, {"ankle_balance", g.ankleBalance}, {"ankle_velocity", g.ankleVelocity},
+                      {"hip_tilt", g.hipTilt},     {"hip_balance", g.hipBalance},     {"hip_velocity", g.hipVelocity}};
+        };
+        summary["feedback_fit"] = {{"initial", gainsJson(fit.initial)}, {"fitted", gainsJson(fit.fitted)},
+                                   {"initial_score", fit.initialScore}, {"fitted_score", fit.fittedScore},
+                                   {"candidates", fit.candidates},      {"rollouts", fit.rollouts},
+                                   {"seconds", seconds}};
+        std::cout << "feedback fit: mean tracking cost over the pushed rollouts " << fit.initialScore << " -> "
+                  << fit.fittedScore << " (" << fit.candidates << " gain sets, " << fit.rollouts << " rollouts, "
+                  << seconds << " s); gains ankle " << fit.fitted.ankleTilt << "/" << fit.fitted.ankleBalance << "/"
+                  << fit.fitted.ankleVelocity << ", hip " << fit.fitted.hipTilt << "/" << fit.fitted.hipBalance << "/"
+                  << fit.fitted.hipVelocity << " (tilt/balance/velocity)" << std::endl;
+      } catch (const Cancelled&) {
+        stopped = "interrupted while fitting the feedback: the search's gains are kept";
+        summary["stopped"] = stopped;
+      }
+    }
 
     saveProject(project, args.output);
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");

@@ -108,6 +108,10 @@ int main(int argc, char** argv) {
   opt->add_option("--id-init", optArgs.idInit, "Initial targets by inverse dynamics (else the reference pose): on|off")
       ->check(CLI::IsMember({"on", "off"}));
   opt->add_option("--feedback", optArgs.feedback, "Balance feedback in the loop while sampling, saved with the controller as its feedback policy: on|off (default on)")->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--fit-feedback", optArgs.fitRollouts,
+                  "Fit the feedback gains from N pushed rollouts after the search (default 0: keep the default gains)")
+      ->check(CLI::Range(0, 1000));
+  opt->add_option("--fit-push", optArgs.fitPush, "Push of the fitting rollouts, m/s (default 0.6)")->check(CLI::Range(0.0, 10.0));
   opt->add_option("--window", optArgs.window, "Control window length, s (default 0.1)")->check(CLI::Range(0.02, 1.0));
   opt->add_option("--noise", optArgs.noise, "Target noise per degree of freedom, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
   opt->add_option("--pd-frequency", optArgs.pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));

@@ -7,8 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
+#include <random>
+#include <thread>
 
 namespace sinew::control {
 
@@ -343,6 +346,117 @@ ControllerRun prepareControllerRun(const Project& project, const ControllerObjec
   run.solver->setState(settledStart(run.model, settings, project.skeleton->skeleton, *run.reference));
   run.solver->setPolicy(run.policy);
   return run;
+}
+
+// ---------------------------------------------------------------------------
+// Fitting the feedback gains from perturbed rollouts
+
+FeedbackFitResult fitFeedback(const Project& project, ControllerObject& controller, const BalanceGains& initial,
+                              const FeedbackFitOptions& o, const Progress& progress) {
+  if (o.rollouts < 1 || o.sweeps < 1 || !(o.push >= 0)) throw InputError("feedback fit", "needs at least one rollout and one sweep, and a push >= 0");
+  if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
+  controller.validate(project.name, project.skeleton->skeleton.size());
+  const auto model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency));
+  const auto reference = std::make_shared<ReferenceMotion>(*model, controller.reference);
+  liu2013::Settings settings;
+  liu2013::applyScene(project.simulation, settings);
+  settings.threads = 1;
+  const liu2013::Liu2013State start = settledStart(model, settings, project.skeleton->skeleton, *reference);
+  const double period = controller.feedback.empty() ? 0.01 : controller.feedback.period;
+  const int steps = int(std::lround(controller.duration() / settings.dt));
+
+  // The rollouts: index 0 unpushed, then pushes in seeded directions and times.
+  struct Push {
+    int step = -1;
+    Vec3 velocity = Vec3::Zero();
+  };
+  std::vector<Push> pushes(size_t(o.rollouts) + 1);
+  for (int r = 1; r <= o.rollouts; ++r) {
+    std::mt19937_64 rng(o.seed * 0x9e3779b97f4a7c15ull + uint64_t(r));
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const double angle = 2 * M_PI * u(rng);
+    pushes[size_t(r)].step = int((0.15 + 0.45 * u(rng)) * steps);
+    pushes[size_t(r)].velocity = o.push * Vec3(std::sin(angle), 0, std::cos(angle));
+  }
+  const int threads = o.threads > 0 ? o.threads : std::max(1, int(std::thread::hardware_concurrency()));
+  FeedbackFitResult result;
+  auto score = [&](const BalanceGains& g) {
+    ControllerObject c = controller;
+    c.feedback = uniformPolicy(g, *reference, c.windows.size(), period);
+    const auto policy = std::make_shared<ControllerPolicy>(c, reference, true, settings.dt);
+    std::vector<double> costs(pushes.size(), 0.0);
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t r; (r = next++) < pushes.size();) {
+        liu2013::Liu2013Solver sim(model, settings);
+        sim.setState(start);
+        sim.setPolicy(policy);
+        double sum = 0;
+        int n = 0;
+        bool fell = false;
+        for (int i = 0; i < steps; ++i) {
+          if (i == pushes[r].step) {
+            liu2013::Liu2013State s = sim.state();
+            liu2013::addRigidVelocity(*model, s, pushes[r].velocity, Vec3::Zero(), Vec3::Zero());
+            sim.setState(s);
+          }
+          if (!fell) {
+            try {
+              sim.step();
+            } catch (const SimulationError&) {
+              fell = true;
+            }
+          }
+          if (i % 20 == 19) {
+            const CostTerms t = fell ? CostTerms{} : trackingCost(reference->features(sim.state().skeleton),
+                                                                   reference->features(policy->referenceTime(sim.time())), {});
+            sum += fell || t.fallen ? kFallenCost : t.total;
+            fell = fell || t.fallen;  // a fall costs the rest of the rollout too
+            ++n;
+          }
+        }
+        costs[r] = n > 0 ? sum / n : 0.0;
+      }
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    result.rollouts += int(pushes.size());
+    ++result.candidates;
+    double mean = 0;
+    for (double c : costs) mean += c;
+    return mean / double(costs.size());
+  };
+
+  std::array<double, 6> best = {initial.ankleTilt, initial.ankleBalance, initial.ankleVelocity,
+                                initial.hipTilt, initial.hipBalance, initial.hipVelocity};
+  const std::array<double, 6> step0 = {1.0, 0.5, 0.1, 0.5, 0.5, 0.1};
+  auto gains = [](const std::array<double, 6>& a) { return BalanceGains{a[0], a[1], a[2], a[3], a[4], a[5]}; };
+  result.initial = initial;
+  double bestScore = result.initialScore = score(initial);
+  const int total = o.sweeps * 12;
+  int tried = 0;
+  for (int sweep = 0; sweep < o.sweeps; ++sweep) {
+    const double scale = std::ldexp(1.0, -sweep);
+    for (size_t k = 0; k < best.size(); ++k)
+      for (double sign : {1.0, -1.0}) {
+        std::array<double, 6> trial = best;
+        trial[k] += sign * scale * step0[k];
+        const double sc = score(gains(trial));
+        ++tried;
+        if (!progress.tryUpdate(double(tried) / total, "fitting the feedback")) throw Cancelled();
+        if (sc < bestScore) {
+          bestScore = sc;
+          best = trial;
+          break;  // the other direction cannot be better along this gain
+        }
+      }
+  }
+  result.fitted = gains(best);
+  result.fittedScore = bestScore;
+  controller.feedback = uniformPolicy(result.fitted, *reference, controller.windows.size(), period);
+  return result;
 }
 
 }  // namespace sinew::control

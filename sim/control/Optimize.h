@@ -82,6 +82,31 @@ struct ControllerRun {
 ControllerRun prepareControllerRun(const Project& project, const ControllerObject& controller,
                                    liu2013::Settings settings, bool feedback);
 
+// Fits the balance feedback's gains (control/Feedback.h) of a controller from
+// perturbed rollouts: each candidate plays the controller `rollouts` times,
+// each time with a push (a horizontal velocity change of the whole body,
+// `push` m/s, direction and time drawn from the seed) and once unpushed; its
+// score is the mean tracking cost over those rollouts (a fall costs
+// kFallenCost). A coordinate search over the six gains (two trial steps each,
+// halved every sweep) keeps the best. The controller's feedback policy is
+// replaced by the fitted gains. Rollouts run on `threads` threads; the result
+// does not depend on their number.
+struct FeedbackFitOptions {
+  int rollouts = 6;
+  double push = 0.6;               // m/s
+  int sweeps = 2;
+  uint64_t seed = 1;
+  int threads = 0;                 // 0: all cores
+};
+struct FeedbackFitResult {
+  BalanceGains initial, fitted;
+  double initialScore = 0, fittedScore = 0;
+  int candidates = 0;              // gain sets evaluated
+  int rollouts = 0;                // simulations run
+};
+FeedbackFitResult fitFeedback(const Project& project, ControllerObject& controller, const BalanceGains& initial,
+                              const FeedbackFitOptions& options, const Progress& progress = Progress::none());
+
 // The character brought from its rest pose into the reference's first pose:
 // the skeleton moved kinematically over 0.5 s and held 0.3 s while the flesh
 // is simulated (linear blend skinning alone would invert elements at bent

@@ -131,6 +131,7 @@ TEST(CliOptimize, BadInputIsNamed) {
               "shorter than one control window");
   expectError({"optimize", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew", "--clip", kClip, "-o", out},
               "volumetric mesh");
+  expectError({"optimize", kProject, "--clip", kClip, "--feedback", "off", "--fit-feedback", "3", "-o", out}, "--fit-feedback");
   // A clip whose legs map to nothing: the joints are named.
   test::writeBytes(dir.file("odd.bvh"),
                    "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"

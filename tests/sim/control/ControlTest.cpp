@@ -177,6 +177,50 @@ TEST(Feedback, StateIsZeroOnTheReferenceAndCorrectionsTurnTheJointsAsAsked) {
   EXPECT_TRUE(applyFeedback(m.skeleton, tilted, tilted.rotation, joints, {}, s, heading) == tilted.rotation);
 }
 
+// Fitting the feedback gains from pushed rollouts: the same gains for any
+// thread count, and the controller carries them afterwards.
+TEST(Feedback, FitFromPushedRolloutsIsDeterministic) {
+  Project p = riggedHumanoid();
+  ClipObject c;
+  c.id = p.allocateId();
+  c.clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
+  c.clip.name = "01_01";
+  p.clips.push_back(c);
+  OptimizeSpec spec;
+  spec.clip = "01_01";
+  spec.start = 0.2;
+  spec.end = 0.4;
+  spec.samcon.samples = 4;
+  spec.samcon.keep = 2;
+  spec.samcon.feedback = true;
+  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  SamconSearch search(prepared.problem, makeThreadedEvaluator(2));
+  while (!search.finished()) search.runWindow();
+  const ControllerObject made = makeControllerObject(p, spec, prepared, search, "short");
+  ASSERT_FALSE(made.feedback.empty());
+  ASSERT_EQ(made.feedback.gains.size(), made.windows.size());
+  FeedbackFitOptions o;
+  o.rollouts = 1;
+  o.sweeps = 1;
+  o.push = 0.5;
+  auto fit = [&](int threads) {
+    ControllerObject copy = made;
+    o.threads = threads;
+    const FeedbackFitResult r = fitFeedback(p, copy, defaultBalanceGains(), o);
+    return std::make_pair(r, copy);
+  };
+  const auto [a, ca] = fit(1);
+  const auto [b, cb] = fit(2);
+  EXPECT_TRUE(a.fitted == b.fitted);
+  EXPECT_EQ(a.fittedScore, b.fittedScore);
+  EXPECT_EQ(a.initialScore, b.initialScore);
+  EXPECT_LE(a.fittedScore, a.initialScore);
+  EXPECT_GE(a.candidates, 2);
+  EXPECT_EQ(a.rollouts, 2 * a.candidates);
+  EXPECT_TRUE(ca.feedback == cb.feedback);
+  ca.validate("fitted", p.skeleton->skeleton.size());
+}
+
 TEST(Samcon, SelectBestOrdersByCostThenIndex) {
   EXPECT_EQ(selectBest({3, 1, 2, 1, 5}, 3), (std::vector<int32_t>{1, 3, 2}));
   EXPECT_EQ(selectBest({1, 1}, 5), (std::vector<int32_t>{0, 1}));

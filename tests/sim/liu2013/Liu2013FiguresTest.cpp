@@ -91,7 +91,8 @@ TEST(Liu2013Figures, Fig7KickInZeroGravityConservesMomentumWithPoseDamping) {
 // flesh's reference follows the pose and the PD servo reaches its target;
 // without it the elastic energy of the bent elbow resists and it falls short.
 TEST(Liu2013Figures, Fig5ElbowReachesItsTargetWithPlasticity) {
-  const auto model = buildLiu2013Model(riggedHumanoid());
+  const Project project = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
+  const auto model = buildLiu2013Model(project);
   std::ofstream csv(std::string(SINEW_BINARY_DIR) + "/liu2013_fig5.csv");
   csv << "plasticity,time,elbow_degrees\n";
   double reached[2] = {0, 0};
@@ -103,7 +104,7 @@ TEST(Liu2013Figures, Fig5ElbowReachesItsTargetWithPlasticity) {
     s.toggles.plasticity = plastic == 1;
     s.drive = DriveMode::Pd;
     s.loopClip = false;
-    s.clip = makeElbowBendClip(riggedHumanoid().skeleton->skeleton, 130, 2.0);
+    s.clip = makeElbowBendClip(project.skeleton->skeleton, 130, 2.0);
     Liu2013Solver sim(model, s);
     PlotSeries curve{plastic ? "plasticity on" : "plasticity off", {0.0}, {elbowAngleDegrees(sim)},
                      plastic ? "#1f77b4" : "#d62728", plastic == 0};
