@@ -95,6 +95,15 @@ const std::vector<double>* windowGains(const FeedbackPolicy& policy, size_t wind
   return &policy.gains[std::min(window, policy.gains.size() - 1)];
 }
 
+std::vector<bool> stanceLegs(const ReferenceMotion& reference, double t) {
+  const dyn::LinkKinematics k = dyn::forwardKinematics(reference.bodyModel(), reference.pose(t));
+  const std::vector<int32_t>& feet = reference.feet();
+  std::vector<bool> down(feet.size(), false);
+  for (size_t f = 0; f < feet.size(); ++f)
+    down[f] = k.pose[size_t(feet[f])].translation.y() - reference.footRestHeight()[f] < kStanceHeight;
+  return down;
+}
+
 int32_t feedbackPeriodSteps(const FeedbackPolicy& policy, double dt) {
   return std::max<int32_t>(1, int32_t(std::lround(policy.period / dt)));
 }
@@ -107,7 +116,20 @@ std::vector<Quat> correctedTargets(const ReferenceMotion& reference, const dyn::
   if (!gains) return targets;
   const double u = steps > 0 ? double(step) / double(steps) : 0.0;
   const double t = w.referenceStart + u * w.referenceDuration;
-  return applyFeedback(skeleton, sim, targets, policy.joints, *gains, feedbackState(reference, sim, t),
+  // Only the legs the reference stands on correct (a swinging foot's ankle
+  // cannot push on the ground); with no foot down, all of them.
+  const std::vector<bool> stance = stanceLegs(reference, t);
+  std::vector<double> g = *gains;
+  const dyn::ArticulatedModel& body = reference.bodyModel();
+  const std::vector<int32_t>& feet = reference.feet();
+  if (std::count(stance.begin(), stance.end(), true) > 0)
+    for (size_t j = 0; j < policy.joints.size(); ++j)
+      for (size_t f = 0; f < feet.size(); ++f) {
+        bool inLeg = false;
+        for (int32_t l = feet[f]; l > 0 && !inLeg; l = body.links[size_t(l)].parent) inLeg = l == policy.joints[j];
+        if (inLeg && !stance[f]) std::fill_n(g.begin() + long(3 * j * kFeedbackStateSize), 3 * kFeedbackStateSize, 0.0);
+      }
+  return applyFeedback(skeleton, sim, targets, policy.joints, g, feedbackState(reference, sim, t),
                        referenceHeading(reference, t));
 }
 

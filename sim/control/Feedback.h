@@ -5,7 +5,7 @@
 //
 //   s = [ tilt (2) | centre of mass over the support (2) | centre-of-mass velocity (2) ]
 //
-// each a horizontal 2-vector in the reference's heading frame (x: right,
+// each a horizontal 2-vector in the reference's heading frame (x: the character's left,
 // z: forward), the last two turned into "rotation-like" quantities
 // (y x d / h and y x v / h, h the reference's centre-of-mass height) so that
 // one gain means the same in the sagittal and the lateral plane. For joint j
@@ -60,6 +60,12 @@ Quat referenceHeading(const ReferenceMotion& reference, double t);
 
 // A policy's gains for window k (an empty policy: none).
 const std::vector<double>* windowGains(const FeedbackPolicy& policy, size_t window);
+
+// Which of the reference's feet (reference.feet() order) are down at time t:
+// the sole within kStanceHeight of the ground (y = 0). The correction acts on
+// the legs the reference stands on (all of them when none is down).
+inline constexpr double kStanceHeight = 0.03;  // m
+std::vector<bool> stanceLegs(const ReferenceMotion& reference, double t);
 
 // Steps between corrections at time step dt (at least 1).
 int32_t feedbackPeriodSteps(const FeedbackPolicy& policy, double dt);
