@@ -9,6 +9,7 @@
 #include "io/Bvh.h"
 
 #include "../liu2013/LiuScene.h"
+#include "CmuClip.h"
 
 #include <gtest/gtest.h>
 
@@ -98,12 +99,7 @@ TEST(Retarget, CmuClipMapsAutomaticallyAndStandsOnTheGround) {
 
 // The search's result depends on the seed, not on the number of threads.
 TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
-  Project p = riggedHumanoid();
-  ClipObject c;
-  c.id = p.allocateId();
-  c.clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
-  c.clip.name = "01_01";
-  p.clips.push_back(c);
+  const Project p = test::withCmuClip(riggedHumanoid());
   OptimizeSpec spec;
   spec.clip = "01_01";
   spec.start = 0.2;
@@ -180,12 +176,7 @@ TEST(Feedback, StateIsZeroOnTheReferenceAndCorrectionsTurnTheJointsAsAsked) {
 // Fitting the feedback gains from pushed rollouts: the same gains for any
 // thread count, and the controller carries them afterwards.
 TEST(Feedback, FitFromPushedRolloutsIsDeterministic) {
-  Project p = riggedHumanoid();
-  ClipObject c;
-  c.id = p.allocateId();
-  c.clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
-  c.clip.name = "01_01";
-  p.clips.push_back(c);
+  const Project p = test::withCmuClip(riggedHumanoid());
   OptimizeSpec spec;
   spec.clip = "01_01";
   spec.start = 0.2;

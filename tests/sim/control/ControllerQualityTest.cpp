@@ -8,6 +8,7 @@
 #include "control/Optimize.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
+#include "CmuClip.h"
 
 #include <gtest/gtest.h>
 
@@ -60,12 +61,8 @@ Replay replay(const Project& project, const ControllerObject& c, bool feedback, 
 }
 
 TEST(ControllerQuality, StandingSegmentStaysUprightTracksAndAbsorbsAPush) {
-  Project project = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
-  ClipObject clip;
-  clip.id = project.allocateId();
-  clip.clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
-  clip.clip.name = "01_01";
-  project.clips.push_back(clip);
+  const Project project =
+      test::withCmuClip(loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew"));
   OptimizeSpec spec;
   spec.clip = "01_01";
   spec.start = 0;
