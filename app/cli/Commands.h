@@ -114,11 +114,13 @@ struct OptimizeArgs {
   std::string clip;                  // a clip name in the project, or a .bvh file (added to the output project)
   double start = 0, end = -1;        // s; end < 0: the clip's end
   int samples = 200, keep = 10, threads = 0;
+  int rounds = 1;                    // refinement rounds per window (SamconOptions::rounds)
   uint64_t seed = 1;
   std::string timeScaling = "on", idInit = "on", feedback = "on";
   int fitRollouts = 0;               // > 0: fit the feedback gains from this many pushed rollouts
   double fitPush = 0.6;              // m/s
   double window = 0.1, noise = 0.1, pdFrequency = 5;
+  std::string weights;               // "pose=1,velocity=0.5,...": cost weights that differ from the defaults
   std::string name;                  // the controller's name (default: clip and segment); replaces one of that name
   std::string output;
   std::string statsJson;

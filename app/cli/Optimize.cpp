@@ -37,6 +37,32 @@ std::string segmentName(const std::string& clip, double start, double end) {
   return s.str();
 }
 
+// "pose=1,velocity=0.5": the named weights over the defaults.
+control::CostWeights parseCostWeights(const std::string& text) {
+  control::CostWeights w;
+  const std::pair<const char*, double*> keys[] = {{"pose", &w.pose},         {"root", &w.root},
+                                                  {"position", &w.position}, {"endEffector", &w.endEffector},
+                                                  {"balance", &w.balance},   {"velocity", &w.velocity}};
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    double* slot = nullptr;
+    for (const auto& [name, value] : keys)
+      if (key == name) slot = value;
+    if (eq == std::string::npos || !slot)
+      throw InputError("--weights", "'" + item + "' is not KEY=VALUE with KEY one of pose, root, position, endEffector, balance, velocity");
+    const std::string number = item.substr(eq + 1);
+    char* end = nullptr;
+    const double v = std::strtod(number.c_str(), &end);
+    if (number.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+      throw InputError("--weights", "the weight of " + key + " must be a number >= 0, not '" + number + "'");
+    *slot = v;
+  }
+  return w;
+}
+
 json windowJson(const control::WindowReport& r) {
   return {{"window", r.window},
           {"cost", r.best.total},
@@ -96,12 +122,14 @@ int optimize(const OptimizeArgs& args) {
     control::SamconOptions& o = spec.samcon;
     o.samples = args.samples;
     o.keep = args.keep;
+    o.rounds = args.rounds;
     o.threads = args.threads;
     o.seed = args.seed;
     o.timeScaling = args.timeScaling == "on";
     o.idInit = args.idInit == "on";
     o.window = args.window;
     o.noise = args.noise;
+    if (!args.weights.empty()) o.weights = parseCostWeights(args.weights);
     if (args.end >= 0 && !(args.end > args.start))
       throw InputError("--end", "the segment must end after it starts (--start " + std::to_string(args.start) + ")");
     o.feedback = args.feedback == "on";
@@ -115,7 +143,7 @@ int optimize(const OptimizeArgs& args) {
     const double length = prepared.problem.reference->duration();
     std::cout << "optimizing '" << spec.clip << "' " << spec.start << "-" << spec.start + length << " s: "
               << prepared.problem.windows.size() << " windows, " << o.samples << " samples per window, keeping "
-              << o.keep << ", " << (mpi ? std::to_string(mpi->size) + " MPI rank(s)" : std::to_string(threads) + " thread(s)") << ", seed " << o.seed << ", time scaling "
+              << o.keep << (o.rounds > 1 ? " in " + std::to_string(o.rounds) + " rounds" : std::string()) << ", " << (mpi ? std::to_string(mpi->size) + " MPI rank(s)" : std::to_string(threads) + " thread(s)") << ", seed " << o.seed << ", time scaling "
               << args.timeScaling << ", inverse dynamics " << args.idInit << ", balance feedback " << args.feedback << std::endl;
 
     control::SamconSearch search(prepared.problem, mpi ? makeMpiEvaluator(*mpi) : control::makeThreadedEvaluator(threads));

@@ -102,6 +102,10 @@ int main(int argc, char** argv) {
   opt->add_option("--end", optArgs.end, "Segment end in the clip, s (default: the clip's end)")->check(CLI::Range(0.0, 1e5));
   opt->add_option("--samples", optArgs.samples, "Samples per control window (default 200)")->check(CLI::Range(1, 1000000));
   opt->add_option("--keep", optArgs.keep, "States kept per window (default 10)")->check(CLI::Range(1, 10000));
+  opt->add_option("--rounds", optArgs.rounds,
+                  "Refinement rounds per window: the samples are split into R rounds, each later one drawn around "
+                  "the best so far with less noise (default 1: a single draw, as in the paper)")
+      ->check(CLI::Range(1, 100));
   opt->add_option("--threads", optArgs.threads, "Sample evaluation threads (default: all cores)")->check(CLI::Range(1, 256));
   opt->add_option("--seed", optArgs.seed, "Random seed (default 1)");
   opt->add_option("--time-scaling", optArgs.timeScaling, "Sample each window's duration: on|off")->check(CLI::IsMember({"on", "off"}));
@@ -114,6 +118,9 @@ int main(int argc, char** argv) {
   opt->add_option("--fit-push", optArgs.fitPush, "Push of the fitting rollouts, m/s (default 0.6)")->check(CLI::Range(0.0, 10.0));
   opt->add_option("--window", optArgs.window, "Control window length, s (default 0.1)")->check(CLI::Range(0.02, 1.0));
   opt->add_option("--noise", optArgs.noise, "Target noise per degree of freedom, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
+  opt->add_option("--weights", optArgs.weights,
+                  "Cost weights that differ from the defaults, as KEY=VALUE,... with keys pose, root, position, "
+                  "endEffector, balance, velocity (defaults 1, 2, 1, 4, 8, 0.2)");
   opt->add_option("--pd-frequency", optArgs.pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));
   opt->add_option("--name", optArgs.name, "Controller name (default: clip and segment); replaces a controller of that name");
   opt->add_option("-o,--output", optArgs.output, "Project file to write (may be the input)")->required();

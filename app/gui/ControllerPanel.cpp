@@ -105,6 +105,9 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   samples_->setToolTip(tr("Samples per control window"));
   keep_ = intBox(search, "ctlKeep", 1, 1000, 10);
   keep_->setToolTip(tr("Best states kept per window"));
+  rounds_ = intBox(search, "ctlRounds", 1, 100, 1);
+  rounds_->setToolTip(tr("Refinement rounds per window: the samples are split into rounds, each later one drawn "
+                         "around the best so far with less noise (1: a single draw, as in the paper)"));
   seed_ = intBox(search, "ctlSeed", 0, 1 << 30, 1);
   threads_ = intBox(search, "ctlThreads", 1, 256, std::max(1, QThread::idealThreadCount()));
   window_ = doubleBox(search, "ctlWindow", 0.02, 1.0, 0.1, 3, 0.01, " s");
@@ -129,6 +132,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   name_->setPlaceholderText(tr("clip and segment"));
   sf->addRow(tr("Samples / window"), samples_);
   sf->addRow(tr("Kept states"), keep_);
+  sf->addRow(tr("Refinement rounds"), rounds_);
   sf->addRow(tr("Seed"), seed_);
   sf->addRow(tr("Threads"), threads_);
   sf->addRow(tr("Window"), window_);
@@ -321,6 +325,7 @@ control::OptimizeSpec ControllerPanel::spec() const {
   control::SamconOptions& o = s.samcon;
   o.samples = samples_->value();
   o.keep = keep_->value();
+  o.rounds = std::min(rounds_->value(), o.samples);
   o.seed = uint64_t(seed_->value());
   o.threads = threads_->value();
   o.window = window_->value();

@@ -59,7 +59,7 @@ class ControllerPanel : public QWidget {
   OptimizerSession* session_;
   QComboBox* clip_;
   QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_;
-  QSpinBox *samples_, *keep_, *seed_, *threads_;
+  QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_;
   QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for
   QLineEdit* name_;

@@ -34,6 +34,8 @@ std::string specToJson(const OptimizeSpec& s) {
          {"timeScaleWeight", o.timeScaleWeight},
          {"idInit", o.idInit},
          {"noise", o.noise},
+         {"rounds", o.rounds},
+         {"refineShrink", o.refineShrink},
          {"feedback", o.feedback},
          {"feedbackPeriod", o.feedbackPeriod},
          {"balanceGains",
@@ -69,6 +71,8 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("timeScaleWeight", o.timeScaleWeight);
     get("idInit", o.idInit);
     get("noise", o.noise);
+    get("rounds", o.rounds);
+    get("refineShrink", o.refineShrink);
     get("feedback", o.feedback);
     get("feedbackPeriod", o.feedbackPeriod);
     if (j.contains("balanceGains")) {
@@ -189,6 +193,10 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   const SamconOptions& o = spec.samcon;
   if (!(o.window >= 0.02 && o.window <= 1.0)) throw InputError("--window", "control windows must last 0.02-1 s");
   if (o.samples < 1 || o.keep < 1) throw InputError("--samples", "samples and kept states must be at least 1");
+  if (o.rounds < 1 || o.rounds > o.samples)
+    throw InputError("--rounds", "refinement rounds must be at least 1 and at most the samples per window (" +
+                                     std::to_string(o.samples) + ")");
+  if (!(o.refineShrink > 0 && o.refineShrink <= 1)) throw InputError("--rounds", "the refinement shrink must lie in (0, 1]");
   if (!(o.noise >= 0) || !(o.timeScaleRange >= 0 && o.timeScaleRange < 0.9))
     throw InputError("optimize", "the noise must be >= 0 and the time scale range in [0, 0.9)");
   if (!(spec.pdFrequency > 0 && spec.pdFrequency < 100)) throw InputError("--pd-frequency", "must lie in (0, 100) Hz");

@@ -24,35 +24,86 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
+// Round r's share of the window's samples (the first rounds take the remainder).
+int32_t samplesInRound(const SamconOptions& o, int32_t round) {
+  const int32_t rounds = std::max(1, o.rounds);
+  return o.samples / rounds + (round < o.samples % rounds ? 1 : 0);
+}
+
 }  // namespace
 
 std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int32_t parents) {
-  const SamconOptions& o = p.options;
+  SampleDistribution d;
+  d.noise = p.options.noise;
+  d.scaleRange = p.options.timeScaling ? p.options.timeScaleRange : 0.0;
+  for (int32_t i = 0; i < std::max(parents, 1); ++i) d.parents.push_back(i);
+  return drawSamples(p, window, 0, samplesInRound(p.options, 0), d);
+}
+
+std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int32_t round, int32_t count,
+                                    const SampleDistribution& d) {
   const ControlWindow& w = p.windows[size_t(window)];
   const dyn::ArticulatedModel& skel = p.model->skeleton;
-  std::vector<SampleTask> tasks(size_t(o.samples));
-  for (int32_t i = 0; i < o.samples; ++i) {
-    std::mt19937_64 rng(mix(mix(mix(o.seed) ^ uint64_t(window)) ^ uint64_t(i)));
-    std::normal_distribution<double> gauss(0.0, o.noise);
+  std::vector<SampleTask> tasks(size_t(std::max(count, 0)));
+  for (int32_t i = 0; i < count; ++i) {
+    // Round 0 keeps the streams of the single-draw search.
+    const uint64_t stream = round == 0 ? uint64_t(i) : (uint64_t(round) << 32) | uint64_t(i);
+    std::mt19937_64 rng(mix(mix(mix(p.options.seed) ^ uint64_t(window)) ^ stream));
+    std::normal_distribution<double> gauss(0.0, d.noise);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
     SampleTask& t = tasks[size_t(i)];
     t.window = window;
-    t.parent = parents > 0 ? i % parents : 0;
+    t.parent = d.parents.empty() ? 0 : d.parents[size_t(i) % d.parents.size()];
     t.targets = w.targets;
     for (size_t l = 1; l < skel.links.size(); ++l) {
       const dyn::Link& link = skel.links[l];
+      const Vec3 mean = l < d.mean.size() ? d.mean[l] : Vec3::Zero();
       if (link.kind == dyn::JointKind::Ball) {
         const Vec3 r(gauss(rng), gauss(rng), gauss(rng));
-        t.targets[l] = (t.targets[l] * fromRotationVector(r)).normalized();
+        t.targets[l] = (t.targets[l] * fromRotationVector(mean + r)).normalized();
       } else if (link.kind == dyn::JointKind::Hinge) {
-        t.targets[l] = (t.targets[l] * Quat(Eigen::AngleAxisd(gauss(rng), link.hingeAxis))).normalized();
+        t.targets[l] = (t.targets[l] * Quat(Eigen::AngleAxisd(mean.x() + gauss(rng), link.hingeAxis))).normalized();
       }
     }
-    const double scale = o.timeScaling ? 1.0 + o.timeScaleRange * uniform(rng) : 1.0;
+    const double scale = d.scaleRange > 0 ? d.scaleCentre + d.scaleRange * uniform(rng) : d.scaleCentre;
     t.steps = std::max(1, int32_t(std::lround(w.referenceDuration * scale / p.settings.dt)));
     t.scale = t.steps * p.settings.dt / w.referenceDuration;
   }
   return tasks;
+}
+
+SampleDistribution refinedDistribution(const SamconProblem& p, int32_t window, int32_t round,
+                                       const std::vector<const SampleTask*>& elite) {
+  const SamconOptions& o = p.options;
+  const ControlWindow& w = p.windows[size_t(window)];
+  const dyn::ArticulatedModel& skel = p.model->skeleton;
+  const double shrink = std::pow(o.refineShrink, round);
+  SampleDistribution d;
+  d.noise = o.noise * shrink;
+  d.mean.assign(skel.links.size(), Vec3::Zero());
+  double scale = 0;
+  for (const SampleTask* t : elite) {
+    for (size_t l = 1; l < skel.links.size(); ++l) {
+      const Vec3 r = rotationVector(w.targets[l].conjugate() * t->targets[l]);
+      d.mean[l] += skel.links[l].kind == dyn::JointKind::Hinge ? Vec3(r.dot(skel.links[l].hingeAxis), 0, 0) : r;
+    }
+    scale += t->scale;
+    d.parents.push_back(t->parent);
+  }
+  if (!elite.empty()) {
+    for (Vec3& m : d.mean) m /= double(elite.size());
+    scale /= double(elite.size());
+  } else {
+    scale = 1;
+  }
+  if (o.timeScaling) {
+    const double lo = 1 - o.timeScaleRange, hi = 1 + o.timeScaleRange;
+    d.scaleRange = o.timeScaleRange * shrink;
+    d.scaleCentre = std::clamp(scale, lo + d.scaleRange, hi - d.scaleRange);
+  } else {
+    d.scaleCentre = 1, d.scaleRange = 0;
+  }
+  return d;
 }
 
 std::vector<int32_t> selectBest(const std::vector<double>& costs, int keep) {
@@ -195,18 +246,45 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const int32_t k = done_;
   const ControlWindow& layout = problem_.windows[size_t(k)];
-  const std::vector<SampleTask> tasks = drawSamples(problem_, k, int32_t(kept_.size()));
+  const SamconOptions& o = problem_.options;
+  const int32_t rounds = std::max(1, std::min(o.rounds, o.samples));
+  const int keep = o.keep;
   std::vector<liu2013::Liu2013State> starts;
   for (const Node& n : kept_) starts.push_back(n.state);
+  const double referenceEnd = layout.referenceStart + layout.referenceDuration;
+
+  // All rounds' samples, in order; the kept set over all of them by (cost, index).
+  std::vector<SampleTask> tasks;
   std::vector<SampleOutcome> outcomes;
   std::vector<std::pair<int32_t, liu2013::Liu2013State>> best;
-  const double referenceEnd = layout.referenceStart + layout.referenceDuration;
-  evaluator_->evaluate(problem_, referenceEnd, starts, tasks, problem_.options.keep, outcomes, best, progress);
+  for (int32_t r = 0; r < rounds; ++r) {
+    std::vector<SampleTask> round;
+    if (r == 0) {
+      round = drawSamples(problem_, k, int32_t(kept_.size()));
+    } else {
+      std::vector<const SampleTask*> elite;
+      for (const auto& b : best) elite.push_back(&tasks[size_t(b.first)]);
+      round = drawSamples(problem_, k, r, samplesInRound(o, r), refinedDistribution(problem_, k, r, elite));
+    }
+    std::vector<SampleOutcome> roundOutcomes;
+    std::vector<std::pair<int32_t, liu2013::Liu2013State>> roundBest;
+    evaluator_->evaluate(problem_, referenceEnd, starts, round, keep, roundOutcomes, roundBest,
+                         progress.sub(double(r) / rounds, double(r + 1) / rounds));
+    const int32_t offset = int32_t(tasks.size());
+    tasks.insert(tasks.end(), std::make_move_iterator(round.begin()), std::make_move_iterator(round.end()));
+    outcomes.insert(outcomes.end(), roundOutcomes.begin(), roundOutcomes.end());
+    for (auto& [index, state] : roundBest) best.emplace_back(index + offset, std::move(state));
+    std::stable_sort(best.begin(), best.end(), [&](const auto& a, const auto& b) {
+      const double ca = outcomes[size_t(a.first)].cost.total, cb = outcomes[size_t(b.first)].cost.total;
+      return ca < cb || (ca == cb && a.first < b.first);
+    });
+    if (int(best.size()) > keep) best.resize(size_t(keep));
+  }
 
   WindowReport report;
   report.window = k;
   report.samples = int32_t(tasks.size());
-  for (const SampleOutcome& o : outcomes) report.fallen += o.cost.fallen ? 1 : 0;
+  for (const SampleOutcome& out : outcomes) report.fallen += out.cost.fallen ? 1 : 0;
   samplesEvaluated_ += report.samples;
   std::vector<Node> next;
   for (auto& [index, state] : best) {

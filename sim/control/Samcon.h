@@ -39,6 +39,13 @@ struct SamconOptions {
   double timeScaleWeight = 1;     // cost per (ln scale)^2: without it the greedy search favours short windows (less time to drift)
   bool idInit = true;             // initial targets by inverse dynamics (Section 5.1); else the reference pose
   double noise = 0.1;             // rad, standard deviation of the target offsets per degree of freedom
+  // Refinement (a cross-entropy step, after Liu et al. 2015's sample
+  // distribution updates; 1: the 2010/2013 papers' single draw): the window's
+  // samples are split into `rounds`; each later round draws around the mean
+  // offset and duration of the best `keep` samples so far, from their start
+  // states, with the spreads times `refineShrink` per round.
+  int rounds = 1;
+  double refineShrink = 0.6;
   CostWeights weights;
   // Balance feedback in the loop while sampling (control/Feedback.h): the
   // open-loop targets found are then those that work with it. Off: pure
@@ -144,7 +151,26 @@ class SamconSearch {
   int64_t samplesEvaluated_ = 0;
 };
 
-// Random target offsets and durations of window `window`'s samples.
+// Where a round of samples is drawn: per link the mean target offset
+// (rotation vector in the initial target's frame; a hinge uses its axis
+// component), the spread, the duration scale's centre and half range, and
+// the start states the samples take in turn.
+struct SampleDistribution {
+  std::vector<Vec3> mean;         // per link (empty: zero)
+  double noise = 0.1;             // rad
+  double scaleCentre = 1, scaleRange = 0.2;
+  std::vector<int32_t> parents;   // sample i starts from parents[i % size]
+};
+
+// Random target offsets and durations of window `window`'s first round of
+// samples (around the initial targets, from all `parents` start states).
 std::vector<SampleTask> drawSamples(const SamconProblem& problem, int32_t window, int32_t parents);
+// `count` samples of round `round` from `distribution`.
+std::vector<SampleTask> drawSamples(const SamconProblem& problem, int32_t window, int32_t round, int32_t count,
+                                    const SampleDistribution& distribution);
+// The next round's distribution: the mean offset and duration of `elite`,
+// spreads shrunk by the options' factor `round` times, their start states.
+SampleDistribution refinedDistribution(const SamconProblem& problem, int32_t window, int32_t round,
+                                       const std::vector<const SampleTask*>& elite);
 
 }  // namespace sinew::control

@@ -1,5 +1,6 @@
 // mpirun -np 2 sinew-cli optimize gives the controller of the threaded run,
-// bit for bit (the MPI evaluator: app/cli/MpiEvaluator.h).
+// bit for bit (the MPI evaluator: app/cli/MpiEvaluator.h), refinement rounds
+// included.
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
 
@@ -19,7 +20,7 @@ TEST(CliMpi, TwoRanksEqualTheThreadedRun) {
   const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
   auto args = [&](const std::string& out) {
     return std::vector<std::string>{cli, "optimize", project, "--clip", "/usr/share/assimp/models/BVH/01_01.bvh",
-                                    "--start", "0.1", "--end", "0.4", "--samples", "10", "--keep", "3", "--seed", "11",
+                                    "--start", "0.1", "--end", "0.4", "--samples", "10", "--rounds", "2", "--keep", "3", "--seed", "11",
                                     "-o", dir.file(out + ".sinew"), "--stats-json", dir.file(out + ".json"), "--name", "c"};
   };
   std::vector<std::string> threaded = args("threads");

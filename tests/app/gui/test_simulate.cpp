@@ -4,6 +4,7 @@
 // Ctrl+drag grab.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "control/Optimize.h"
 #include "io/AnimationExport.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
@@ -578,6 +579,7 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   window->grab().save("/tmp/sinew-control-retarget.png");
   panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
   panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
+  panel->findChild<QSpinBox*>("ctlRounds")->setValue(2);
   panel->findChild<QSpinBox*>("ctlThreads")->setValue(2);
   panel->findChild<QLineEdit*>("ctlName")->setText("walk start");
   auto* run = panel->findChild<QPushButton*>("ctlRun");
@@ -600,6 +602,7 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_TRUE(panel->findChild<QLabel*>("ctlStatus")->text().contains("Finished")) << panel->findChild<QLabel*>("ctlStatus")->text().toStdString();
   const ControllerObject made = window->document()->project().controllers[0];
   EXPECT_EQ(made.name, "walk start");
+  EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.rounds, 2) << made.settings;
   EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlBalance")->isChecked());
   EXPECT_FALSE(made.feedback.empty()) << "searched with balance feedback: the controller keeps it";
   EXPECT_EQ(int(made.windows.size()), series->count());

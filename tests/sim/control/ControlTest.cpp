@@ -121,6 +121,21 @@ TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
   EXPECT_TRUE(a.first == b.first);
   EXPECT_TRUE(a.second == b.second);
   EXPECT_FALSE(a.first == c2.first) << "another seed, other samples";
+  {
+    // Refinement rounds: the same for any thread count, and other samples.
+    SamconProblem problem = prepared.problem;
+    problem.options.rounds = 3;
+    auto runRounds = [&](int threads) {
+      SamconSearch search(problem, makeThreadedEvaluator(threads));
+      while (!search.finished()) search.runWindow();
+      EXPECT_EQ(search.samplesEvaluated(), 2 * 6);
+      return std::make_pair(search.best(), search.bestState());
+    };
+    const auto r1 = runRounds(1), r2 = runRounds(2);
+    EXPECT_TRUE(r1.first == r2.first);
+    EXPECT_TRUE(r1.second == r2.second);
+    EXPECT_FALSE(r1.first == a.first);
+  }
   for (const ControlWindow& w : a.first) {
     EXPECT_GE(w.duration, 0.8 * w.referenceDuration - 1e-9);
     EXPECT_LE(w.duration, 1.2 * w.referenceDuration + 1e-9);
@@ -210,6 +225,70 @@ TEST(Feedback, FitFromPushedRolloutsIsDeterministic) {
   EXPECT_EQ(a.rollouts, 2 * a.candidates);
   EXPECT_TRUE(ca.feedback == cb.feedback);
   ca.validate("fitted", p.skeleton->skeleton.size());
+}
+
+// A refinement round draws around the elite's mean offset and duration with
+// the spreads shrunk, from the elite's start states.
+TEST(Samcon, RefinementDrawsAroundTheEliteWithLessSpread) {
+  const Project p = test::withCmuClip(riggedHumanoid());
+  OptimizeSpec spec;
+  spec.clip = "01_01";
+  spec.start = 0.2;
+  spec.end = 0.3;
+  spec.samcon.samples = 4000;
+  spec.samcon.noise = 0.1;
+  spec.samcon.refineShrink = 0.5;
+  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  const SamconProblem& problem = prepared.problem;
+  const ControlWindow& w = problem.windows[0];
+  const Skeleton& skel = riggedHumanoid().skeleton->skeleton;
+  const int knee = skel.find("LeftLeg"), hip = skel.find("LeftUpLeg");
+  ASSERT_GT(knee, 0);
+  ASSERT_GT(hip, 0);
+  // Two elite samples: the hip turned by +0.3 and +0.1 rad about x, durations x1.1 and x1.2.
+  auto elite = [&](double angle, double scale, int32_t parent) {
+    SampleTask t;
+    t.targets = w.targets;
+    t.targets[size_t(hip)] = (w.targets[size_t(hip)] * Quat(Eigen::AngleAxisd(angle, Vec3::UnitX()))).normalized();
+    t.scale = scale;
+    t.parent = parent;
+    return t;
+  };
+  const SampleTask e1 = elite(0.3, 1.1, 4), e2 = elite(0.1, 1.2, 7);
+  const SampleDistribution d = refinedDistribution(problem, 0, 1, {&e1, &e2});
+  EXPECT_NEAR(d.noise, 0.05, 1e-12);
+  EXPECT_NEAR(d.mean[size_t(hip)].x(), 0.2, 1e-9);
+  EXPECT_NEAR(d.mean[size_t(knee)].norm(), 0.0, 1e-12);
+  EXPECT_NEAR(d.scaleRange, 0.1, 1e-12);
+  EXPECT_NEAR(d.scaleCentre, 1.1, 1e-12) << "the mean 1.15, kept inside [0.8, 1.2] with its range";
+  ASSERT_EQ(d.parents, (std::vector<int32_t>{4, 7}));
+
+  const std::vector<SampleTask> drawn = drawSamples(problem, 0, 1, 4000, d);
+  ASSERT_EQ(drawn.size(), 4000u);
+  Vec3 sum = Vec3::Zero(), squares = Vec3::Zero();
+  double lowest = 10, highest = 0;
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    EXPECT_EQ(drawn[i].parent, i % 2 == 0 ? 4 : 7);
+    const Vec3 r = rotationVector(w.targets[size_t(hip)].conjugate() * drawn[i].targets[size_t(hip)]);
+    sum += r;
+    squares += r.cwiseProduct(r);
+    lowest = std::min(lowest, drawn[i].scale);
+    highest = std::max(highest, drawn[i].scale);
+  }
+  const Vec3 mean = sum / 4000.0;
+  const Vec3 sd = (squares / 4000.0 - mean.cwiseProduct(mean)).cwiseSqrt();
+  EXPECT_NEAR(mean.x(), 0.2, 0.005);
+  EXPECT_NEAR(mean.y(), 0.0, 0.005);
+  EXPECT_NEAR(sd.x(), 0.05, 0.004);
+  EXPECT_NEAR(sd.z(), 0.05, 0.004);
+  EXPECT_GE(lowest, 1.0 - 1e-2);
+  EXPECT_LE(highest, 1.2 + 1e-2);
+  EXPECT_LT(lowest, 1.02);
+  EXPECT_GT(highest, 1.18);
+  // Round 0 is the single draw around the initial targets, from every kept state.
+  const std::vector<SampleTask> first = drawSamples(problem, 0, 3);
+  ASSERT_EQ(first.size(), 4000u);
+  EXPECT_EQ(first[5].parent, 2);
 }
 
 TEST(Samcon, SelectBestOrdersByCostThenIndex) {
