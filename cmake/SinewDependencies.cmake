@@ -16,6 +16,15 @@ target_include_directories(sinew_tetgen SYSTEM INTERFACE ${TETGEN_INCLUDE_DIR})
 target_link_libraries(sinew_tetgen INTERFACE ${TETGEN_LIBRARY})
 target_compile_definitions(sinew_tetgen INTERFACE TETLIBRARY)
 
+# CHOLMOD (SuiteSparse) ships no CMake config either; Eigen's CholmodSupport
+# includes <cholmod.h>.
+find_path(CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse REQUIRED)
+find_library(CHOLMOD_LIBRARY cholmod REQUIRED)
+find_library(SUITESPARSECONFIG_LIBRARY suitesparseconfig REQUIRED)
+add_library(sinew_cholmod INTERFACE)
+target_include_directories(sinew_cholmod SYSTEM INTERFACE ${CHOLMOD_INCLUDE_DIR})
+target_link_libraries(sinew_cholmod INTERFACE ${CHOLMOD_LIBRARY} ${SUITESPARSECONFIG_LIBRARY})
+
 if(SINEW_BUILD_APP)
   find_package(OpenGL REQUIRED COMPONENTS OpenGL EGL)
   pkg_check_modules(IMGUI REQUIRED IMPORTED_TARGET imgui)

@@ -1,0 +1,383 @@
+#include "li2019/Factorization.h"
+#include "li2019/Li2019.h"
+#include "solver/Simulation.h"
+
+#include <Eigen/Cholesky>
+#include <Eigen/SVD>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include <chrono>
+#include <cmath>
+
+namespace sinew::li2019 {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+Mat3 cross(const Vec3& a) {
+  Mat3 m;
+  m << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+  return m;
+}
+
+Mat3 expRotation(const Vec3& w) {
+  const double angle = w.norm();
+  if (angle < 1e-300) return Mat3::Identity();
+  return Eigen::AngleAxisd(angle, w / angle).toRotationMatrix();
+}
+
+// The rotation nearest to `a` (polar factor, reflections removed).
+Mat3 nearestRotation(const Mat3& a) {
+  const Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 u = svd.matrixU();
+  if ((u * svd.matrixV().transpose()).determinant() < 0) u.col(2) *= -1;
+  return u * svd.matrixV().transpose();
+}
+
+// The rotational part of F by Mueller et al. 2016 ("A robust method to
+// extract the rotational part of deformations"), warm-started from q.
+// At most `iterations` per call (Settings::rotationIterations): the warm
+// start carries the rotation from one local/global iteration (and step) to
+// the next, so it converges along with the iteration itself; stops early
+// below 1e-6 rad.
+void extractRotation(const Mat3& F, Quat& q, int iterations) {
+  for (int it = 0; it < iterations; ++it) {
+    const Mat3 R = q.toRotationMatrix();
+    const double d = std::abs(R.col(0).dot(F.col(0)) + R.col(1).dot(F.col(1)) + R.col(2).dot(F.col(2))) + 1e-9;
+    const Vec3 omega = (R.col(0).cross(F.col(0)) + R.col(1).cross(F.col(1)) + R.col(2).cross(F.col(2))) / d;
+    const double w = omega.norm();
+    if (w < 1e-6) break;
+    if (w < 0.05) {
+      // exp(omega) q to second order, without trigonometry.
+      const Quat dq(1 - w * w / 8, 0.5 * omega.x(), 0.5 * omega.y(), 0.5 * omega.z());
+      q = (dq * q).normalized();
+    } else {
+      q = (Quat(Eigen::AngleAxisd(w, omega / w)) * q).normalized();
+    }
+  }
+}
+
+// (P21 - P12, P02 - P20, P10 - P01): sum m r x (N r) for P = N S.
+Vec3 axial(const Mat3& p) { return {p(2, 1) - p(1, 2), p(0, 2) - p(2, 0), p(1, 0) - p(0, 1)}; }
+
+}  // namespace
+
+struct Li2019Solver::Scratch {
+  explicit Scratch(int threads) : arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
+  tbb::task_arena arena;
+  Eigen::MatrixXd y, p, fc, rhs, xhat;
+  std::vector<Vec3> normal;          // contact normal per node
+  std::vector<double> rate, lastDepth;  // dual ascent rate per node, the depth it last saw
+  std::vector<Vec3> x;
+  std::vector<Mat3> rotation;        // per tet, this iteration
+};
+
+Li2019Solver::Li2019Solver(std::shared_ptr<const Li2019Model> model, Settings settings)
+    : model_(std::move(model)), settings_(std::move(settings)), state_(restState(*model_)),
+      scratch_(std::make_unique<Scratch>(settings_.threads)) {}
+
+Li2019Solver::~Li2019Solver() = default;
+
+void Li2019Solver::setState(Li2019State s) {
+  if (s.x.size() != model_->nodeCount() || s.v.size() != model_->nodeCount() ||
+      s.tetRotation.size() != model_->tetCount() || s.bones.size() != model_->bones.size() ||
+      s.contactNormal.size() != model_->nodeCount() || s.contactTangent.size() != model_->nodeCount())
+    throw std::invalid_argument("Li2019Solver::setState: the state is not of this model");
+  state_ = std::move(s);
+}
+
+void Li2019Solver::localStep(const std::vector<Vec3>& x) {
+  const Li2019Model& m = *model_;
+  Eigen::MatrixXd& p = scratch_->p;
+  std::vector<Mat3>& rotation = scratch_->rotation;
+  rotation.resize(m.tetCount());
+  scratch_->arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, m.tetCount(), 512), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t t = r.begin(); t < r.end(); ++t) {
+        const Tet& tet = m.tets[t];
+        const Eigen::Matrix<double, 4, 3>& G = m.tetGradient[t];
+        Mat3 F = Mat3::Zero();
+        for (int c = 0; c < 4; ++c) F += x[size_t(tet[c])] * G.row(c);
+        Quat& q = state_.tetRotation[t];
+        extractRotation(F, q, settings_.rotationIterations);
+        rotation[t] = q.toRotationMatrix();
+      }
+    });
+    // J p per node: sum over its tets of w G_row R^T (a gather: no two
+    // threads write one node, and the order of the sum is fixed).
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, m.nodeCount(), 512), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i < r.end(); ++i) {
+        Eigen::RowVector3d sum = Eigen::RowVector3d::Zero();
+        for (int32_t a = m.cornerOffsets[i]; a < m.cornerOffsets[i + 1]; ++a) {
+          const int32_t tc = m.corners[size_t(a)], t = tc / 4, c = tc % 4;
+          sum += m.tetWeight[size_t(t)] * m.tetGradient[size_t(t)].row(c) * rotation[size_t(t)].transpose();
+        }
+        p.row(long(i)) = sum;
+      }
+    });
+  });
+}
+
+void Li2019Solver::contactStep(const std::vector<Vec3>& x, const std::vector<Vec3>& previous) {
+  const Li2019Model& m = *model_;
+  const Settings& s = settings_;
+  const double h = m.options.dt;
+  Scratch& w = *scratch_;
+  std::vector<Transform> poses;
+  for (const dyn::Collider& c : s.colliders) poses.push_back(c.pose());
+  for (size_t i = 0; i < m.nodeCount(); ++i) {
+    dyn::ContactPoint deepest{-std::numeric_limits<double>::infinity(), w.normal[i]};
+    if (s.ground) deepest = dyn::probeGround(s.groundHeight, x[i]);
+    for (size_t c = 0; c < s.colliders.size(); ++c) {
+      const dyn::ContactPoint cp = dyn::probe(s.colliders[c], poses[c], x[i]);
+      if (cp.depth > deepest.depth) deepest = cp;
+    }
+    double& fn = state_.contactNormal[i];
+    Vec3& ft = state_.contactTangent[i];
+    if (deepest.depth <= 0 && fn <= 0) {
+      w.fc.row(long(i)).setZero();
+      ft.setZero();
+      continue;
+    }
+    // Dual ascent on the penetration, at the node's own m/h^2 at first; a
+    // node held by more than itself (a bone, stiff flesh) that did not move
+    // out by half doubles its rate (a secant step on its unknown compliance).
+    if (w.lastDepth[i] > 0 && deepest.depth > 0.5 * w.lastDepth[i])
+      w.rate[i] = std::min(2 * w.rate[i], 1e6 * m.nodeMass[i] / (h * h));
+    w.lastDepth[i] = deepest.depth;
+    const Vec3 n = deepest.normal;
+    w.normal[i] = n;
+    fn = std::max(0.0, fn + w.rate[i] * deepest.depth);
+    if (fn > 0) {
+      Vec3 slip = x[i] - previous[i];
+      slip -= slip.dot(n) * n;
+      ft -= w.rate[i] * slip;
+      ft -= ft.dot(n) * n;
+      const double limit = s.friction * fn;
+      if (ft.norm() > limit) ft *= limit / ft.norm();
+    } else {
+      ft.setZero();
+    }
+    w.fc.row(long(i)) = (fn * n + ft).transpose();
+  }
+}
+
+void Li2019Solver::constraintStep(const Eigen::MatrixXd& xhat, std::vector<BonePose>& poses) {
+  const Li2019Model& m = *model_;
+  std::vector<Mat3> A(m.bones.size());
+  std::vector<Vec3> b(m.bones.size());
+  for (size_t k = 0; k < m.bones.size(); ++k) {
+    const long row = m.reducedIndex[size_t(m.bones[k].nodes.front())];
+    A[k] = xhat.block<3, 3>(row, 0).transpose();
+    b[k] = xhat.row(row + 3).transpose();
+  }
+  projectBones(A, b, poses);
+}
+
+void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Vec3>& b, std::vector<BonePose>& poses) {
+  const Li2019Model& m = *model_;
+  const size_t nb = m.bones.size(), nj = m.joints.size();
+  for (size_t k = 0; k < nb; ++k) {
+    // Procrustes: the rotation nearest to the affine map (mass-weighted), the
+    // centroid kept.
+    poses[k].rotation = nearestRotation(A[k] * m.bones[k].secondMoment);
+    poses[k].centroid = b[k];
+  }
+  if (nj == 0) return;
+  std::vector<double>& errors = stats_.jointErrors.emplace_back();
+  const double tolerance = settings_.jointTolerance * m.size;
+  Eigen::MatrixXd C(long(3 * nj), long(6 * nb)), schur(long(3 * nj), long(3 * nj));
+  Eigen::VectorXd c(long(6 * nb)), r(long(3 * nj)), qinvC(long(6 * nb));
+  std::vector<Mat3> inertiaInverse(nb);
+  for (size_t k = 0; k < nb; ++k) inertiaInverse[k] = m.bones[k].inertia.inverse();
+  int iterations = 0;
+  for (; iterations < settings_.maxConstraintIterations; ++iterations) {
+    // Joint gaps (the residual of eq. 13c).
+    double error = 0, worst = 0;
+    for (size_t j = 0; j < nj; ++j) {
+      const Joint& J = m.joints[j];
+      const BonePose &pa = poses[size_t(J.boneA)], &pb = poses[size_t(J.boneB)];
+      const Vec3 gap = (pb.rotation * J.localB + pb.centroid) - (pa.rotation * J.localA + pa.centroid);
+      r.segment<3>(long(3 * j)) = gap;
+      error += gap.squaredNorm();
+      worst = std::max(worst, gap.norm());
+    }
+    errors.push_back(error);
+    if (worst <= tolerance) break;
+    // Objective (eq. 18-19) in each bone's frame: s_k = (omega_k, l_k),
+    // Q_k = diag(I_k, M_k), c_k = (-2 axial(R^T A S), 2 M R^T (c - b)).
+    for (size_t k = 0; k < nb; ++k) {
+      const Bone& bone = m.bones[k];
+      const Mat3& R = poses[k].rotation;
+      c.segment<3>(long(6 * k)) = -2 * axial(R.transpose() * A[k] * bone.secondMoment);
+      c.segment<3>(long(6 * k + 3)) = 2 * bone.mass * R.transpose() * (poses[k].centroid - b[k]);
+    }
+    // Linearised joints (eq. 16-17): C s = r.
+    C.setZero();
+    for (size_t j = 0; j < nj; ++j) {
+      const Joint& J = m.joints[j];
+      const long row = long(3 * j), a = 6 * J.boneA, bb = 6 * J.boneB;
+      const Mat3 &Ra = poses[size_t(J.boneA)].rotation, &Rb = poses[size_t(J.boneB)].rotation;
+      C.block<3, 3>(row, a) = -Ra * cross(J.localA);
+      C.block<3, 3>(row, a + 3) = Ra;
+      C.block<3, 3>(row, bb) = Rb * cross(J.localB);
+      C.block<3, 3>(row, bb + 3) = -Rb;
+    }
+    // min s^T Q s + c^T s, C s = r: s = (2Q)^-1 (C^T lambda - c) with
+    // C (2Q)^-1 C^T lambda = r + C (2Q)^-1 c.
+    auto halfQinv = [&](const Eigen::VectorXd& v) {
+      Eigen::VectorXd out(v.size());
+      for (size_t k = 0; k < nb; ++k) {
+        out.segment<3>(long(6 * k)) = 0.5 * inertiaInverse[k] * v.segment<3>(long(6 * k));
+        out.segment<3>(long(6 * k + 3)) = 0.5 / m.bones[k].mass * v.segment<3>(long(6 * k + 3));
+      }
+      return out;
+    };
+    Eigen::MatrixXd QinvCt(long(6 * nb), long(3 * nj));
+    for (long col = 0; col < long(3 * nj); ++col) QinvCt.col(col) = halfQinv(C.row(col).transpose());
+    schur = C * QinvCt;
+    const Eigen::VectorXd lambda = schur.ldlt().solve(r + C * halfQinv(c));
+    const Eigen::VectorXd s = QinvCt * lambda - halfQinv(c);
+    // Back to SE(3) exactly (eq. 14 with the exponential map).
+    for (size_t k = 0; k < nb; ++k) {
+      const Vec3 omega = s.segment<3>(long(6 * k)), l = s.segment<3>(long(6 * k + 3));
+      poses[k].centroid += poses[k].rotation * l;
+      poses[k].rotation = poses[k].rotation * expRotation(omega);
+    }
+  }
+  stats_.constraintIterations += iterations;
+  stats_.maxConstraintIterations = std::max(stats_.maxConstraintIterations, iterations);
+}
+
+void Li2019Solver::resolvePenetration(std::vector<Vec3>& x, std::vector<BonePose>& poses) {
+  const Li2019Model& m = *model_;
+  const Settings& s = settings_;
+  std::vector<Transform> colliderPoses;
+  for (const dyn::Collider& c : s.colliders) colliderPoses.push_back(c.pose());
+  auto deepest = [&](const Vec3& p) {
+    dyn::ContactPoint d{0, Vec3::UnitY()};
+    if (s.ground) d = dyn::probeGround(s.groundHeight, p);
+    for (size_t c = 0; c < s.colliders.size(); ++c) {
+      const dyn::ContactPoint cp = dyn::probe(s.colliders[c], colliderPoses[c], p);
+      if (cp.depth > d.depth) d = cp;
+    }
+    return d;
+  };
+  std::vector<dyn::ContactPoint> boneShift(m.bones.size(), dyn::ContactPoint{0, Vec3::UnitY()});
+  for (size_t i = 0; i < m.nodeCount(); ++i) {
+    const dyn::ContactPoint d = deepest(x[i]);
+    if (!(d.depth > 0)) continue;
+    const int32_t k = m.exact() ? m.nodeBone[i] : -1;
+    if (k < 0) {
+      x[i] += d.depth * d.normal;
+    } else if (d.depth > boneShift[size_t(k)].depth) {
+      boneShift[size_t(k)] = d;
+    }
+  }
+  bool moved = false;
+  std::vector<Mat3> A(m.bones.size());
+  std::vector<Vec3> b(m.bones.size());
+  for (size_t k = 0; k < m.bones.size(); ++k) {
+    A[k] = poses[k].rotation;
+    b[k] = poses[k].centroid + boneShift[k].depth * boneShift[k].normal;
+    moved = moved || boneShift[k].depth > 0;
+  }
+  if (!moved) return;
+  // The moved bones as the target of the joint projection, so the joints hold.
+  projectBones(A, b, poses);
+  for (size_t k = 0; k < m.bones.size(); ++k)
+    for (int32_t i : m.bones[k].nodes)
+      x[size_t(i)] = poses[k].rotation * (m.restNodes[size_t(i)] - m.bones[k].restCentroid) + poses[k].centroid;
+}
+
+const StepStats& Li2019Solver::step() {
+  const auto t0 = Clock::now();
+  const Li2019Model& m = *model_;
+  const Settings& s = settings_;
+  const size_t n = m.nodeCount();
+  const double h = m.options.dt;
+  Scratch& w = *scratch_;
+  stats_ = {};
+  const std::vector<Vec3> previous = state_.x;
+
+  // Prediction y = x + h v + h^2 g (eq. 4).
+  w.y.resize(long(n), 3);
+  for (size_t i = 0; i < n; ++i) w.y.row(long(i)) = (state_.x[i] + h * state_.v[i] + h * h * s.gravity).transpose();
+  w.p.resize(long(n), 3);
+  w.fc = Eigen::MatrixXd::Zero(long(n), 3);
+  w.normal.assign(n, Vec3::UnitY());
+  w.rate.resize(n);
+  for (size_t i = 0; i < n; ++i) w.rate[i] = m.nodeMass[i] / (h * h);
+  w.lastDepth.assign(n, 0.0);
+  w.x.resize(n);
+  for (size_t i = 0; i < n; ++i) w.x[i] = w.y.row(long(i)).transpose();
+  const Eigen::MatrixXd inertial = m.factor->BtMh * w.y;
+  Eigen::MatrixXd forces(long(n), 3);
+
+  std::vector<BonePose> poses = state_.bones;
+  for (int it = 0; it < s.iterations; ++it) {
+    auto t = Clock::now();
+    localStep(w.x);
+    contactStep(w.x, previous);
+    stats_.localSeconds += since(t);
+    t = Clock::now();
+    forces = w.p + w.fc;
+    w.rhs = inertial + m.factor->Bt * forces;
+    m.factor->solve(w.rhs, w.xhat);
+    stats_.globalSeconds += since(t);
+    t = Clock::now();
+    if (m.exact()) constraintStep(w.xhat, poses);
+    stats_.jointSeconds += since(t);
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t k = m.exact() ? m.nodeBone[i] : -1;
+      if (k < 0) {
+        w.x[i] = w.xhat.row(m.reducedIndex[i]).transpose();
+      } else {
+        const BonePose& pose = poses[size_t(k)];
+        w.x[i] = pose.rotation * (m.restNodes[i] - m.bones[size_t(k)].restCentroid) + pose.centroid;
+      }
+    }
+  }
+
+  // What penetration the multipliers did not remove within the iterations is
+  // projected out: flesh nodes onto the surface, a bone moved as a whole by
+  // its deepest node's depth (it stays rigid). The velocities below then lose
+  // that normal motion (an inelastic contact).
+  if (s.ground || !s.colliders.empty()) resolvePenetration(w.x, poses);
+
+  // New velocities; instability stops the run.
+  double fastest = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Vec3 v = (w.x[i] - previous[i]) / h;
+    if (!v.allFinite()) throw SimulationError("li2019: node " + std::to_string(i) + " left the finite numbers at t = " +
+                                                  std::to_string(state_.time), state_.time);
+    fastest = std::max(fastest, v.norm());
+  }
+  if (fastest > s.maxSpeed)
+    throw SimulationError("li2019: a node moves at " + std::to_string(fastest) + " m/s (limit " + std::to_string(s.maxSpeed) +
+                              ") at t = " + std::to_string(state_.time) + ": the run diverged",
+                          state_.time);
+  for (size_t i = 0; i < n; ++i) {
+    state_.v[i] = (w.x[i] - previous[i]) / h;
+    state_.x[i] = w.x[i];
+  }
+  state_.bones = poses;
+  state_.time += h;
+  ++state_.steps;
+  for (size_t j = 0; j < m.joints.size(); ++j) {
+    const Joint& J = m.joints[j];
+    const Vec3 gap = (poses[size_t(J.boneB)].rotation * J.localB + poses[size_t(J.boneB)].centroid) -
+                     (poses[size_t(J.boneA)].rotation * J.localA + poses[size_t(J.boneA)].centroid);
+    stats_.jointError = std::max(stats_.jointError, gap.norm());
+  }
+  for (size_t i = 0; i < n; ++i) stats_.contacts += state_.contactNormal[i] > 0 ? 1 : 0;
+  stats_.totalSeconds = since(t0);
+  return stats_;
+}
+
+}  // namespace sinew::li2019

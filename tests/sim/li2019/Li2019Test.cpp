@@ -1,0 +1,324 @@
+// The Li, Liu and Kavan 2019 solver checked physically: exact rigidity, joints
+// that hold (Fig. 8), convergence to a rigid-body integrator as dt shrinks
+// (Fig. 9), the locking of "rigid by stiffness" that the method avoids
+// (Fig. 6), conservation of linear momentum, contact, and bad input.
+#include "../../PlotSvg.h"
+#include "core/Error.h"
+#include "examples/Bars.h"
+#include "li2019/Li2019.h"
+
+#include <gtest/gtest.h>
+
+#include <Eigen/SVD>
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+namespace sinew::li2019 {
+namespace {
+
+using examples::GridBox;
+using test::Plot;
+using test::PlotSeries;
+
+Input input(const examples::BarScene& s) { return {s.mesh, s.joints.bones, s.joints.joints}; }
+
+// 14 x 5 x 5 nodes, 1,248 tets: two bones of 5 cells with a cell of flesh between.
+GridBox smallBar() {
+  GridBox b;
+  b.size = Vec3(1.0, 0.3, 0.3);
+  b.cellsX = 13;
+  b.cellsY = b.cellsZ = 4;
+  return b;
+}
+
+Settings floating() {
+  Settings s;
+  s.gravity = Vec3::Zero();
+  s.ground = false;
+  s.threads = 1;
+  return s;
+}
+
+// The rotation that best maps a bone's rest nodes onto `x` (mass-weighted).
+Mat3 fittedRotation(const Li2019Model& m, const Bone& b, const std::vector<Vec3>& x) {
+  Vec3 c = Vec3::Zero();
+  for (int32_t i : b.nodes) c += m.nodeMass[size_t(i)] * x[size_t(i)];
+  c /= b.mass;
+  Mat3 h = Mat3::Zero();
+  for (int32_t i : b.nodes) h += m.nodeMass[size_t(i)] * (x[size_t(i)] - c) * (m.restNodes[size_t(i)] - b.restCentroid).transpose();
+  const Eigen::JacobiSVD<Mat3> svd(h, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 u = svd.matrixU();
+  if ((u * svd.matrixV().transpose()).determinant() < 0) u.col(2) *= -1;
+  return u * svd.matrixV().transpose();
+}
+
+double angleBetween(const Mat3& a, const Mat3& b) { return Eigen::AngleAxisd(a.transpose() * b).angle(); }
+
+// Bones of exactly rigid bodies keep every distance between their nodes;
+// the joint holds; the bar lands on the ground and stays above it.
+TEST(Li2019, BonesStayExactlyRigidAndTheJointHolds) {
+  const auto model = buildLi2019Model(input(examples::barScene(smallBar())));
+  ASSERT_EQ(model->bones.size(), 2u);
+  ASSERT_EQ(model->joints.size(), 1u);
+  EXPECT_EQ(model->reducedSize, int32_t(model->nodeCount() - model->bones[0].nodes.size() - model->bones[1].nodes.size() + 8));
+  Settings settings;
+  settings.threads = 1;
+  Li2019Solver solver(model, settings);
+  Li2019State s = restState(*model);
+  for (size_t i = 0; i < s.x.size(); ++i) {
+    s.x[i].y() += 0.6;
+    s.v[i] = Vec3(0.5, 1.0, 0) + Vec3(1, 3, 2).cross(s.x[i]);  // tumbling
+  }
+  for (auto& b : s.bones) b.centroid.y() += 0.6;
+  solver.setState(s);
+  double worstDistance = 0, worstJoint = 0, lowest = 1;
+  for (int step = 0; step < 60; ++step) {
+    const StepStats& st = solver.step();
+    worstJoint = std::max(worstJoint, st.jointError);
+    const auto& x = solver.state().x;
+    for (const Bone& b : model->bones)
+      for (size_t a = 0; a < b.nodes.size(); a += 7)
+        for (size_t c = a + 1; c < b.nodes.size(); c += 5) {
+          const size_t i = size_t(b.nodes[a]), j = size_t(b.nodes[c]);
+          const double rest = (model->restNodes[i] - model->restNodes[j]).norm();
+          worstDistance = std::max(worstDistance, std::abs((x[i] - x[j]).norm() - rest) / rest);
+        }
+    for (const Vec3& p : x) lowest = std::min(lowest, p.y());
+  }
+  std::printf("worst relative distance change %.3g, worst joint gap %.3g m, lowest node %.4f m\n", worstDistance,
+              worstJoint, lowest);
+  EXPECT_LT(worstDistance, 1e-9);
+  EXPECT_LT(worstJoint, 1e-8 * model->bones[0].size);
+  EXPECT_GT(lowest, -0.01) << "the ground holds the bar";
+  EXPECT_LT(lowest, 0.05) << "it landed";
+}
+
+// Fig. 8: within one step the joint error falls geometrically over the
+// constraint iterations and ends below 1e-8 of the bone's size.
+TEST(Li2019, Fig8JointErrorFallsGeometrically) {
+  const auto model = buildLi2019Model(input(examples::chainScene(4, [] {
+    GridBox b = smallBar();
+    b.cellsX = 23;
+    return b;
+  }())));
+  ASSERT_EQ(model->joints.size(), 3u);
+  Li2019Solver solver(model, floating());
+  Li2019State s = restState(*model);
+  // Each bone spun its own way: the unconstrained step tears the joints apart.
+  std::mt19937_64 rng(7);
+  std::normal_distribution<double> g(0.0, 4.0);
+  std::vector<Vec3> spin(model->bones.size());
+  for (Vec3& w : spin) w = Vec3(g(rng), g(rng), g(rng));
+  for (size_t i = 0; i < s.x.size(); ++i) {
+    const int32_t k = model->nodeBone[i];
+    if (k >= 0) s.v[i] = spin[size_t(k)].cross(s.x[i] - model->bones[size_t(k)].restCentroid);
+  }
+  solver.setState(s);
+  const StepStats& st = solver.step();
+  ASSERT_EQ(st.jointErrors.size(), 20u);
+  const std::vector<double>& first = st.jointErrors.front();
+  const double bone = model->bones[0].size;
+  ASSERT_GE(first.size(), 3u);
+  std::printf("joint error (sum of squared gaps) per constraint iteration:");
+  for (double e : first) std::printf(" %.3g", e);
+  std::printf("\n");
+  EXPECT_GT(std::sqrt(first.front()), 1e-3 * bone) << "the joints were torn apart before the constraint step";
+  for (size_t i = 1; i < first.size(); ++i)
+    if (std::sqrt(first[i - 1]) > 1e-12 * bone) EXPECT_LT(first[i], 0.1 * first[i - 1]) << "iteration " << i;
+  EXPECT_LE(std::sqrt(first.back()), 1e-8 * bone);
+  EXPECT_LE(int(first.size()) - 1, 10) << "usually fewer than 10 iterations";
+  Plot plot{"Fig. 8: joint error over constraint iterations (4 bones, 3 joints)", "constraint iteration",
+            "log10 (sum of squared joint gaps / bone size^2)", {}, {}, false};
+  const char* colors[] = {"#1f77b4", "#d62728", "#2ca02c"};
+  for (size_t loop : {size_t(0), size_t(1), size_t(19)}) {
+    PlotSeries series{"local/global iteration " + std::to_string(loop + 1), {}, {}, colors[loop == 0 ? 0 : loop == 1 ? 1 : 2]};
+    for (size_t i = 0; i < st.jointErrors[loop].size(); ++i) {
+      series.x.push_back(double(i));
+      series.y.push_back(std::log10(std::max(st.jointErrors[loop][i] / (bone * bone), 1e-40)));
+    }
+    plot.series.push_back(series);
+  }
+  plot.hLines.push_back({-16, "(1e-8 bone)^2"});
+  EXPECT_TRUE(test::writePlotSvg(plot, test::figurePath("li2019_fig8.svg")));
+}
+
+// Fig. 9: a single fully rigid bar tumbling freely converges to a rigid-body
+// integrator (RK4 of Euler's equations at a fine step) as dt shrinks.
+TEST(Li2019, Fig9RigidBarConvergesToARigidBodyIntegrator) {
+  const examples::BarScene scene = examples::rigidBarScene(smallBar());
+  const Vec3 omega0(0.4, 2.0, 1.0);  // rad/s: about no principal axis (the bar precesses)
+  const double duration = 3.0;
+  // Reference: torque-free rigid body, world angular momentum L constant,
+  // omega = R I^-1 R^T L, RK4 on the quaternion at 1e-4 s.
+  const auto reference = [&](const Li2019Model& m) {
+    const Bone& b = m.bones[0];
+    const Mat3 inertiaInverse = b.inertia.inverse();
+    const Vec3 L = b.inertia * omega0;  // R = I at t = 0
+    auto rate = [&](const Quat& q) {
+      const Mat3 R = q.normalized().toRotationMatrix();
+      const Vec3 w = R * inertiaInverse * R.transpose() * L;
+      const Quat dq = Quat(0, w.x(), w.y(), w.z()) * q;
+      return Eigen::Vector4d(0.5 * dq.coeffs());
+    };
+    Quat q = Quat::Identity();
+    const double h = 1e-4;
+    for (int i = 0; i < int(std::lround(duration / h)); ++i) {
+      const Eigen::Vector4d k1 = rate(q);
+      const Eigen::Vector4d k2 = rate(Quat(Eigen::Vector4d(q.coeffs() + 0.5 * h * k1)));
+      const Eigen::Vector4d k3 = rate(Quat(Eigen::Vector4d(q.coeffs() + 0.5 * h * k2)));
+      const Eigen::Vector4d k4 = rate(Quat(Eigen::Vector4d(q.coeffs() + h * k3)));
+      q = Quat(Eigen::Vector4d(q.coeffs() + h / 6 * (k1 + 2 * k2 + 2 * k3 + k4))).normalized();
+    }
+    return q.toRotationMatrix();
+  };
+  auto run = [&](double dt, double& deviation) {
+    ModelOptions o;
+    o.dt = dt;
+    const auto model = buildLi2019Model(input(scene), o);
+    Settings st = floating();
+    st.iterations = 5;
+    Li2019Solver solver(model, st);
+    Li2019State s = restState(*model);
+    for (size_t i = 0; i < s.x.size(); ++i) s.v[i] = omega0.cross(s.x[i] - model->bones[0].restCentroid);
+    solver.setState(s);
+    const int steps = int(std::lround(duration / dt));
+    for (int i = 0; i < steps; ++i) solver.step();
+    const Mat3 R = reference(*model);
+    deviation = 0;
+    for (size_t i = 0; i < s.x.size(); ++i) {
+      const Vec3 expected = R * (model->restNodes[i] - model->bones[0].restCentroid) + model->bones[0].restCentroid;
+      deviation = std::max(deviation, (solver.state().x[i] - expected).norm());
+    }
+  };
+  double coarse = 0, fine = 0;
+  run(0.01, coarse);
+  run(0.001, fine);
+  std::printf("largest node deviation from the rigid-body reference at t = 3 s: dt 0.01: %.4f m, dt 0.001: %.4f m\n",
+              coarse, fine);
+  EXPECT_LE(fine, coarse / 5);
+  EXPECT_LT(fine, 0.05);
+}
+
+// Fig. 6: bent at the joint and let go, the bar straightens at once with
+// exact rigid bones; with the bones merely 1e4 times stiffer than the flesh
+// (plain projective dynamics, 20 iterations per step) the global step cannot
+// turn the stiff tets, the bones' rotation locks and the bar creeps back over
+// a second or more.
+TEST(Li2019, Fig6StiffBonesLockWhereExactBonesRotate) {
+  const examples::BarScene scene = examples::barScene(smallBar());
+  const double bend = 45 * M_PI / 180;
+  const Mat3 turn = Eigen::AngleAxisd(bend, Vec3::UnitZ()).toRotationMatrix();
+  auto run = [&](RigidMode mode, std::vector<double>& angles) {
+    ModelOptions o;
+    o.rigid = mode;
+    o.youngsModulus = 2e4;
+    const auto model = buildLi2019Model(input(scene), o);
+    Settings settings = floating();
+    settings.rotationIterations = 10;  // both with converged local projections
+    Li2019Solver solver(model, settings);
+    Li2019State s = restState(*model);
+    for (size_t i = 0; i < s.x.size(); ++i)
+      if (model->restNodes[i].x() > 0) s.x[i] = turn * model->restNodes[i];
+    s.bones[1].rotation = turn;
+    s.bones[1].centroid = turn * model->bones[1].restCentroid;
+    solver.setState(s);
+    for (int step = 0; step <= 45; ++step) {
+      if (step > 0) solver.step();
+      const auto& x = solver.state().x;
+      angles.push_back(angleBetween(fittedRotation(*model, model->bones[0], x), fittedRotation(*model, model->bones[1], x)) *
+                       180 / M_PI);
+    }
+  };
+  std::vector<double> exact, stiff;
+  run(RigidMode::Exact, exact);
+  run(RigidMode::Stiffness, stiff);
+  // Time until the bend first falls to half.
+  auto halfway = [](const std::vector<double>& a) {
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] <= 0.5 * a.front()) return i / 30.0;
+    return 1e9;
+  };
+  std::printf("bend falls to half in %.3f s with exact bones, %.3f s with stiff bones; at 0.2 s: %.1f vs %.1f deg\n",
+              halfway(exact), halfway(stiff), exact[6], stiff[6]);
+  EXPECT_NEAR(exact.front(), 45, 0.5);
+  EXPECT_NEAR(stiff.front(), 45, 0.5);
+  EXPECT_LT(halfway(exact), 0.2) << "the exact bones rotate back quickly";
+  EXPECT_GT(stiff[6], 40) << "the stiff bones have hardly turned at 0.2 s (locking)";
+  EXPECT_GT(halfway(stiff), 5 * halfway(exact)) << "plain projective dynamics converges far slower";
+  Plot plot{"Fig. 6: bend angle between the two bones after release (dt 1/30 s, 20 iterations)", "time (s)",
+            "bend (deg)", {}, {}, true};
+  PlotSeries a{"exact rigid bones (Li et al. 2019)", {}, {}, "#1f77b4"}, b{"bones 1e4 x stiffer (plain PD)", {}, {}, "#d62728"};
+  for (size_t i = 0; i < exact.size(); ++i) a.x.push_back(i / 30.0), a.y.push_back(exact[i]);
+  for (size_t i = 0; i < stiff.size(); ++i) b.x.push_back(i / 30.0), b.y.push_back(stiff[i]);
+  plot.series = {a, b};
+  EXPECT_TRUE(test::writePlotSvg(plot, test::figurePath("li2019_fig6.svg")));
+}
+
+// No external force: the total linear momentum stays what it was (elastic
+// forces and joint impulses come in opposite pairs).
+TEST(Li2019, LinearMomentumIsConservedWithoutExternalForces) {
+  const auto model = buildLi2019Model(input(examples::barScene(smallBar())));
+  Li2019Solver solver(model, floating());
+  Li2019State s = restState(*model);
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> g(0.0, 1.0);
+  for (Vec3& v : s.v) v = Vec3(g(rng), g(rng), g(rng));
+  solver.setState(s);
+  auto momentum = [&] {
+    Vec3 p = Vec3::Zero();
+    for (size_t i = 0; i < model->nodeCount(); ++i) p += model->nodeMass[i] * solver.state().v[i];
+    return p;
+  };
+  for (int i = 0; i < 3; ++i) solver.step();  // velocities now consistent with the rigid bones
+  const Vec3 p0 = momentum();
+  double worst = 0;
+  for (int i = 0; i < 60; ++i) {
+    solver.step();
+    worst = std::max(worst, (momentum() - p0).norm());
+  }
+  const double scale = model->totalMass * 1.0;  // kg x (1 m/s)
+  std::printf("|P| %.4g kg m/s, largest change %.3g\n", p0.norm(), worst);
+  EXPECT_LT(worst, 1e-9 * scale);
+}
+
+TEST(Li2019, BadInputNamesTheBoneOrJoint) {
+  const examples::BarScene scene = examples::barScene(smallBar());
+  auto expectError = [](const Input& in, const std::string& needle) {
+    try {
+      buildLi2019Model(in);
+      ADD_FAILURE() << "accepted; expected an error mentioning " << needle;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  {
+    Input in = input(scene);
+    in.bones.push_back("ghost");  // a bone with no tets
+    expectError(in, "bone 'ghost' has 0 nodes");
+  }
+  {
+    Input in = input(scene);
+    in.joints[0].position = Vec3(0.4, 2.0, 0);  // far from both bones
+    expectError(in, "joint 'joint0' does not touch bone");
+  }
+  {
+    Input in = input(scene);
+    // The flesh cell between the bones becomes bone 0: the bones now share nodes.
+    for (size_t t = 0; t < in.mesh.tets.size(); ++t) {
+      Vec3 c = Vec3::Zero();
+      for (int k = 0; k < 4; ++k) c += in.mesh.nodes[size_t(in.mesh.tets[t][k])] / 4;
+      if (std::abs(c.x()) < 0.03 && std::abs(c.y()) < 0.07 && std::abs(c.z()) < 0.07) in.mesh.region[t] = 0;
+    }
+    expectError(in, "share node");
+  }
+  {
+    Input in = input(scene);
+    std::swap(in.mesh.tets[5][0], in.mesh.tets[5][1]);
+    expectError(in, "tet 5 is inverted");
+  }
+}
+
+}  // namespace
+}  // namespace sinew::li2019
