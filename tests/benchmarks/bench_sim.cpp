@@ -16,6 +16,8 @@
 #include "rig/Skinning.h"
 #include "rig/WeightPaint.h"
 #include "liu2013/Liu2013.h"
+#include "li2019/Li2019.h"
+#include "examples/Bars.h"
 
 #include "../sim/rig/RigScenes.h"
 
@@ -304,5 +306,45 @@ static void BM_Liu2013Step(benchmark::State& state) {
   state.counters["realtime_factor"] = benchmark::Counter(0.0005 * state.iterations(), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Liu2013Step)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Li et al. 2019, Table 1 (20 local/global iterations, dt = 1/30 s): one step
+// of a generated scene dropped onto the ground, with the time split as in the
+// paper (local + global = "affine", the joint solve, total) and "PD time", the
+// same mesh as plain projective dynamics (no rigid bones, no joints).
+//   arg 0: the bar, 26 x 8 x 8 nodes (1,664 nodes / 7,350 tets / 2 bones / 1 joint; paper: 1,690 / 7,661)
+//   arg 1: a chain creature, 61 x 11 x 11 nodes (7,381 / 36,000 / 9 bones / 8 joints; paper's mermaid: 7,570 / 32,270)
+// second arg: 1 exact bones (the paper's method), 0 plain PD.
+static void BM_Li2019Step(benchmark::State& state) {
+  examples::GridBox box;
+  int bones = 2;
+  if (state.range(0) == 1) {
+    box.size = Vec3(3.0, 0.5, 0.5);
+    box.cellsX = 60;
+    box.cellsY = box.cellsZ = 10;
+    bones = 9;
+  }
+  const examples::BarScene scene = examples::chainScene(bones, box);
+  li2019::ModelOptions o;
+  o.rigid = state.range(1) ? li2019::RigidMode::Exact : li2019::RigidMode::Stiffness;
+  o.boneStiffnessRatio = 1;  // "PD time": the same mesh as flesh
+  const auto model = li2019::buildLi2019Model({scene.mesh, scene.joints.bones, scene.joints.joints}, o);
+  li2019::Li2019Solver sim(model, {});
+  li2019::Li2019State start = li2019::restState(*model);
+  for (Vec3& x : start.x) x.y() += 0.4;
+  for (auto& b : start.bones) b.centroid.y() += 0.4;
+  sim.setState(start);
+  double local = 0, global = 0, joint = 0;
+  int64_t n = 0;
+  for (auto _ : state) {
+    const li2019::StepStats& st = sim.step();
+    local += st.localSeconds, global += st.globalSeconds, joint += st.jointSeconds;
+    if (++n % 60 == 0) sim.setState(start);  // fall and land again
+  }
+  state.counters["nodes"] = static_cast<double>(model->nodeCount());
+  state.counters["tets"] = static_cast<double>(model->tetCount());
+  state.counters["affine_ms"] = 1e3 * (local + global) / double(n);
+  state.counters["joint_ms"] = 1e3 * joint / double(n);
+}
+BENCHMARK(BM_Li2019Step)->Args({0, 1})->Args({0, 0})->Args({1, 1})->Args({1, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();
