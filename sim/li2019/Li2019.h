@@ -19,11 +19,13 @@
 // Contact: the paper adds penetration-depth forces (Heidelberger 2007) to
 // f_ext. Here every node probes the ground and the static colliders at each
 // local/global iteration, and a per-node multiplier (normal force with a
-// Coulomb-bounded tangential part) grows with the remaining penetration (dual
-// ascent with the node's own m/h^2): forces that stop the penetration without
-// changing the prefactored matrix. What penetration is left after the last
-// iteration is projected out (flesh nodes onto the surface, a bone moved as a
-// whole), which also removes that normal velocity.
+// Coulomb-bounded tangential part) grows with the remaining penetration
+// (dual ascent at half the node's m/h^2, or its share of its bone's M/h^2):
+// forces that act within the step without changing the prefactored matrix.
+// What penetration is left after the last iteration is projected out (flesh
+// nodes onto the surface with Coulomb friction on the position level, a bone
+// moved as a whole and the joints re-projected), which also removes that
+// normal velocity: contact is inelastic.
 //
 // `RigidMode::Stiffness` is the baseline of Fig. 6: no reduction, the bone
 // tets merely `boneStiffnessRatio` times stiffer than the flesh.
@@ -123,8 +125,8 @@ struct Li2019Model {
 // Builds and prefactors the model. Throws InputError naming the bone or joint
 // on: a bone with fewer than 4 non-coplanar nodes, a node shared by two bones
 // (bones must not touch: the mesh is not conforming), a joint whose bones are
-// unknown or equal, a joint that touches neither or only one of its bones
-// (further than a fifth of the bone's size from its nodes), inverted tets.
+// unknown or equal, a joint that does not touch one of its bones (further
+// from the bone's nodes than the bone's own size), inverted tets.
 std::shared_ptr<const Li2019Model> buildLi2019Model(const Input& input, const ModelOptions& options = {});
 
 // A bone's rigid transform: x = rotation (X - restCentroid) + centroid.
@@ -139,8 +141,8 @@ struct Li2019State {
   std::vector<Vec3> x, v;                   // node positions and velocities
   std::vector<Quat> tetRotation;            // warm start of the local step
   std::vector<BonePose> bones;
-  // Contact multipliers per node (normal force, N; tangential force), the
-  // warm start of the next step's contact.
+  // Contact forces per node at the end of the last step (normal, N;
+  // tangential).
   std::vector<double> contactNormal;
   std::vector<Vec3> contactTangent;
 };
@@ -180,7 +182,7 @@ class Li2019Solver {
   void constraintStep(const Eigen::MatrixXd& xhat, std::vector<BonePose>& poses);
   // The bones nearest to affine maps x = A (X - c0) + b with the joints held.
   void projectBones(const std::vector<Mat3>& A, const std::vector<Vec3>& b, std::vector<BonePose>& poses);
-  void resolvePenetration(std::vector<Vec3>& x, std::vector<BonePose>& poses);
+  void resolvePenetration(std::vector<Vec3>& x, const std::vector<Vec3>& previous, std::vector<BonePose>& poses);
   std::shared_ptr<const Li2019Model> model_;
   Settings settings_;
   Li2019State state_;

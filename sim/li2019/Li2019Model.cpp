@@ -133,7 +133,7 @@ std::shared_ptr<const Li2019Model> buildLi2019Model(const Input& in, const Model
       const Bone& b = m->bones[size_t(k)];
       double nearest = std::numeric_limits<double>::infinity();
       for (int32_t i : b.nodes) nearest = std::min(nearest, (mesh.nodes[size_t(i)] - j.position).norm());
-      if (nearest > 0.2 * b.size)
+      if (nearest > b.size)
         throw InputError("li2019", label + " does not touch bone '" + b.name + "': it lies " + std::to_string(nearest) +
                                        " m from the bone's nearest node (bone size " + std::to_string(b.size) + " m)");
     }

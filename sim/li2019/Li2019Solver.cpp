@@ -72,7 +72,7 @@ struct Li2019Solver::Scratch {
   tbb::task_arena arena;
   Eigen::MatrixXd y, p, fc, rhs, xhat;
   std::vector<Vec3> normal;          // contact normal per node
-  std::vector<double> rate, lastDepth;  // dual ascent rate per node, the depth it last saw
+  std::vector<double> depth;         // penetration per node (this iteration)
   std::vector<Vec3> x;
   std::vector<Mat3> rotation;        // per tet, this iteration
 };
@@ -130,40 +130,51 @@ void Li2019Solver::contactStep(const std::vector<Vec3>& x, const std::vector<Vec
   Scratch& w = *scratch_;
   std::vector<Transform> poses;
   for (const dyn::Collider& c : s.colliders) poses.push_back(c.pose());
-  for (size_t i = 0; i < m.nodeCount(); ++i) {
-    dyn::ContactPoint deepest{-std::numeric_limits<double>::infinity(), w.normal[i]};
+  const size_t n = m.nodeCount();
+  w.depth.resize(n);
+  std::vector<int32_t> boneContacts(m.bones.size(), 0);
+  for (size_t i = 0; i < n; ++i) {
+    dyn::ContactPoint deepest{-std::numeric_limits<double>::infinity(), Vec3::UnitY()};
     if (s.ground) deepest = dyn::probeGround(s.groundHeight, x[i]);
     for (size_t c = 0; c < s.colliders.size(); ++c) {
       const dyn::ContactPoint cp = dyn::probe(s.colliders[c], poses[c], x[i]);
       if (cp.depth > deepest.depth) deepest = cp;
     }
+    w.depth[i] = deepest.depth;
+    w.normal[i] = deepest.normal;
+    const int32_t k = m.exact() ? m.nodeBone[i] : -1;
+    if (k >= 0 && (deepest.depth > 0 || state_.contactNormal[i] > 0)) ++boneContacts[size_t(k)];
+  }
+  for (size_t i = 0; i < n; ++i) {
     double& fn = state_.contactNormal[i];
     Vec3& ft = state_.contactTangent[i];
-    if (deepest.depth <= 0 && fn <= 0) {
-      w.fc.row(long(i)).setZero();
+    const double depth = w.depth[i];
+    if (depth <= 0 && fn <= 0) {
       ft.setZero();
+      w.fc.row(long(i)).setZero();
       continue;
     }
-    // Dual ascent on the penetration, at the node's own m/h^2 at first; a
-    // node held by more than itself (a bone, stiff flesh) that did not move
-    // out by half doubles its rate (a secant step on its unknown compliance).
-    if (w.lastDepth[i] > 0 && deepest.depth > 0.5 * w.lastDepth[i])
-      w.rate[i] = std::min(2 * w.rate[i], 1e6 * m.nodeMass[i] / (h * h));
-    w.lastDepth[i] = deepest.depth;
-    const Vec3 n = deepest.normal;
-    w.normal[i] = n;
-    fn = std::max(0.0, fn + w.rate[i] * deepest.depth);
+    // Dual ascent on the penetration at half the node's inertia m/h^2 (a
+    // bone's node: its share of the bone's M/h^2). Larger steps (the node's
+    // elastic diagonal too) overshoot when a patch of neighbours presses at
+    // once, since the patch moves together; what this leaves is projected
+    // out after the iterations.
+    const int32_t k = m.exact() ? m.nodeBone[i] : -1;
+    const double rate = 0.5 * (k < 0 ? m.nodeMass[i] / (h * h)
+                                     : m.bones[size_t(k)].mass / (h * h) / std::max(1, boneContacts[size_t(k)]));
+    const Vec3 nrm = w.normal[i];
+    fn = std::max(0.0, fn + rate * depth);
     if (fn > 0) {
       Vec3 slip = x[i] - previous[i];
-      slip -= slip.dot(n) * n;
-      ft -= w.rate[i] * slip;
-      ft -= ft.dot(n) * n;
+      slip -= slip.dot(nrm) * nrm;
+      ft -= rate * slip;
+      ft -= ft.dot(nrm) * nrm;
       const double limit = s.friction * fn;
       if (ft.norm() > limit) ft *= limit / ft.norm();
     } else {
       ft.setZero();
     }
-    w.fc.row(long(i)) = (fn * n + ft).transpose();
+    w.fc.row(long(i)) = (fn * nrm + ft).transpose();
   }
 }
 
@@ -211,9 +222,19 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
     if (worst <= tolerance) break;
     // Objective (eq. 18-19) in each bone's frame: s_k = (omega_k, l_k),
     // Q_k = diag(I_k, M_k), c_k = (-2 axial(R^T A S), 2 M R^T (c - b)).
+    // After kRestoreAfter iterations the objective's pull is dropped (c = 0):
+    // where the affine maps are far from rigid (a bone pressed hard by
+    // contact), the Gauss-Newton steps on the objective converge slowly and
+    // keep re-opening the joints; the pure constraint steps that follow close
+    // them quadratically, moving the bones as little as their masses allow.
+    constexpr int kRestoreAfter = 8;
     for (size_t k = 0; k < nb; ++k) {
       const Bone& bone = m.bones[k];
       const Mat3& R = poses[k].rotation;
+      if (iterations >= kRestoreAfter) {
+        c.segment<6>(long(6 * k)).setZero();
+        continue;
+      }
       c.segment<3>(long(6 * k)) = -2 * axial(R.transpose() * A[k] * bone.secondMoment);
       c.segment<3>(long(6 * k + 3)) = 2 * bone.mass * R.transpose() * (poses[k].centroid - b[k]);
     }
@@ -242,7 +263,12 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
     for (long col = 0; col < long(3 * nj); ++col) QinvCt.col(col) = halfQinv(C.row(col).transpose());
     schur = C * QinvCt;
     const Eigen::VectorXd lambda = schur.ldlt().solve(r + C * halfQinv(c));
-    const Eigen::VectorXd s = QinvCt * lambda - halfQinv(c);
+    Eigen::VectorXd s = QinvCt * lambda - halfQinv(c);
+    // A trust region: the linearisation holds for small rotations, so no
+    // bone turns by more than 0.5 rad in one iteration (the step is scaled).
+    double largest = 0;
+    for (size_t k = 0; k < nb; ++k) largest = std::max(largest, s.segment<3>(long(6 * k)).norm());
+    if (largest > 0.5) s *= 0.5 / largest;
     // Back to SE(3) exactly (eq. 14 with the exponential map).
     for (size_t k = 0; k < nb; ++k) {
       const Vec3 omega = s.segment<3>(long(6 * k)), l = s.segment<3>(long(6 * k + 3));
@@ -254,7 +280,8 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
   stats_.maxConstraintIterations = std::max(stats_.maxConstraintIterations, iterations);
 }
 
-void Li2019Solver::resolvePenetration(std::vector<Vec3>& x, std::vector<BonePose>& poses) {
+void Li2019Solver::resolvePenetration(std::vector<Vec3>& x, const std::vector<Vec3>& previous,
+                                      std::vector<BonePose>& poses) {
   const Li2019Model& m = *model_;
   const Settings& s = settings_;
   std::vector<Transform> colliderPoses;
@@ -275,6 +302,12 @@ void Li2019Solver::resolvePenetration(std::vector<Vec3>& x, std::vector<BonePose
     const int32_t k = m.exact() ? m.nodeBone[i] : -1;
     if (k < 0) {
       x[i] += d.depth * d.normal;
+      // Coulomb friction on the position level: the step's sliding shrinks
+      // by mu times the depth pushed out.
+      Vec3 slide = x[i] - previous[i];
+      slide -= slide.dot(d.normal) * d.normal;
+      const double length = slide.norm();
+      if (length > 0) x[i] -= slide * std::min(1.0, s.friction * d.depth / length);
     } else if (d.depth > boneShift[size_t(k)].depth) {
       boneShift[size_t(k)] = d;
     }
@@ -311,9 +344,10 @@ const StepStats& Li2019Solver::step() {
   w.p.resize(long(n), 3);
   w.fc = Eigen::MatrixXd::Zero(long(n), 3);
   w.normal.assign(n, Vec3::UnitY());
-  w.rate.resize(n);
-  for (size_t i = 0; i < n; ++i) w.rate[i] = m.nodeMass[i] / (h * h);
-  w.lastDepth.assign(n, 0.0);
+  // Contact forces are found afresh every step (a warm start from the last
+  // step's forces can launch a body that has lifted off in between).
+  std::fill(state_.contactNormal.begin(), state_.contactNormal.end(), 0.0);
+  std::fill(state_.contactTangent.begin(), state_.contactTangent.end(), Vec3::Zero());
   w.x.resize(n);
   for (size_t i = 0; i < n; ++i) w.x[i] = w.y.row(long(i)).transpose();
   const Eigen::MatrixXd inertial = m.factor->BtMh * w.y;
@@ -348,7 +382,7 @@ const StepStats& Li2019Solver::step() {
   // projected out: flesh nodes onto the surface, a bone moved as a whole by
   // its deepest node's depth (it stays rigid). The velocities below then lose
   // that normal motion (an inelastic contact).
-  if (s.ground || !s.colliders.empty()) resolvePenetration(w.x, poses);
+  if (s.ground || !s.colliders.empty()) resolvePenetration(w.x, previous, poses);
 
   // New velocities; instability stops the run.
   double fastest = 0;

@@ -15,6 +15,7 @@
 #include "rig/BoneWeights.h"
 #include "rig/Skinning.h"
 #include "rig/WeightPaint.h"
+#include "rig/RigBuild.h"
 #include "liu2013/Liu2013.h"
 #include "li2019/Li2019.h"
 #include "examples/Bars.h"
@@ -24,6 +25,7 @@
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
+#include <map>
 
 using namespace sinew;
 
@@ -313,25 +315,44 @@ BENCHMARK(BM_Liu2013Step)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRea
 // same mesh as plain projective dynamics (no rigid bones, no joints).
 //   arg 0: the bar, 26 x 8 x 8 nodes (1,664 nodes / 7,350 tets / 2 bones / 1 joint; paper: 1,690 / 7,661)
 //   arg 1: a chain creature, 61 x 11 x 11 nodes (7,381 / 36,000 / 9 bones / 8 joints; paper's mermaid: 7,570 / 32,270)
+//   arg 2: the example humanoid's conforming mesh (sinew-cli rig --regions: 8,897 / 36,427 / 19 bones / 18 joints;
+//          paper's humanoid: 12,683 / 45,888 / 9 / 8), a passive character collapsing onto the ground
 // second arg: 1 exact bones (the paper's method), 0 plain PD.
-static void BM_Li2019Step(benchmark::State& state) {
+static li2019::Input li2019Scene(int64_t which) {
+  if (which == 2) {
+    Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
+    RigBuildOptions o;
+    o.regions = true;
+    o.weights = false;
+    applyRigBuild(p, buildRig(p, p.meshes.at(0).id, o));
+    for (const VolumeObject& v : p.volumes)
+      if (v.kind == VolumeKind::Conforming) return {v.mesh, v.bones, regionJoints(p.skeleton->skeleton, v.bones)};
+    throw std::runtime_error("no conforming mesh");
+  }
   examples::GridBox box;
   int bones = 2;
-  if (state.range(0) == 1) {
+  if (which == 1) {
     box.size = Vec3(3.0, 0.5, 0.5);
     box.cellsX = 60;
     box.cellsY = box.cellsZ = 10;
     bones = 9;
   }
   const examples::BarScene scene = examples::chainScene(bones, box);
+  return {scene.mesh, scene.joints.bones, scene.joints.joints};
+}
+
+static void BM_Li2019Step(benchmark::State& state) {
+  static std::map<int64_t, li2019::Input> scenes;
+  if (!scenes.count(state.range(0))) scenes[state.range(0)] = li2019Scene(state.range(0));
   li2019::ModelOptions o;
   o.rigid = state.range(1) ? li2019::RigidMode::Exact : li2019::RigidMode::Stiffness;
   o.boneStiffnessRatio = 1;  // "PD time": the same mesh as flesh
-  const auto model = li2019::buildLi2019Model({scene.mesh, scene.joints.bones, scene.joints.joints}, o);
+  const auto model = li2019::buildLi2019Model(scenes[state.range(0)], o);
   li2019::Li2019Solver sim(model, {});
   li2019::Li2019State start = li2019::restState(*model);
-  for (Vec3& x : start.x) x.y() += 0.4;
-  for (auto& b : start.bones) b.centroid.y() += 0.4;
+  const double lift = state.range(0) == 2 ? 0.0 : 0.4;  // the humanoid stands on its soles
+  for (Vec3& x : start.x) x.y() += lift;
+  for (auto& b : start.bones) b.centroid.y() += lift;
   sim.setState(start);
   double local = 0, global = 0, joint = 0;
   int64_t n = 0;
@@ -345,6 +366,6 @@ static void BM_Li2019Step(benchmark::State& state) {
   state.counters["affine_ms"] = 1e3 * (local + global) / double(n);
   state.counters["joint_ms"] = 1e3 * joint / double(n);
 }
-BENCHMARK(BM_Li2019Step)->Args({0, 1})->Args({0, 0})->Args({1, 1})->Args({1, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Li2019Step)->Args({0, 1})->Args({0, 0})->Args({1, 1})->Args({1, 0})->Args({2, 1})->Args({2, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();
