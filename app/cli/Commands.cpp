@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "core/Error.h"
+#include "examples/Bars.h"
 #include "examples/Humanoid.h"
 #include "io/AssimpImport.h"
 #include "io/ProjectFile.h"
@@ -239,10 +240,29 @@ int projectInfo(const ProjectInfoArgs& args) {
 
 int example(const ExampleArgs& args) {
   return guarded([&] {
-    if (args.name != "humanoid" && args.name != "humanoid-rigged")
-      throw InputError("", "unknown example '" + args.name + "' (available: humanoid, humanoid-rigged)");
+    if (args.name != "humanoid" && args.name != "humanoid-rigged" && args.name != "bar" && args.name != "chain")
+      throw InputError("", "unknown example '" + args.name + "' (available: humanoid, humanoid-rigged, bar, chain)");
     if (fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "already exists (use --overwrite to replace it)");
+    if (args.name == "bar" || args.name == "chain") {
+      // Li et al. 2019's bar (two bones, one joint) and a long creature with a
+      // chain of nine bones, 0.5 m above the ground (sim/examples/Bars.h).
+      examples::GridBox box;
+      int bones = 2;
+      if (args.name == "chain") {
+        box.size = Vec3(3.0, 0.5, 0.5);
+        box.cellsX = 60;
+        box.cellsY = box.cellsZ = 10;
+        bones = 9;
+      }
+      const Project p = examples::makeBarProject(examples::chainScene(bones, box), args.name, 0.5);
+      if (fs::path(args.output).has_parent_path()) fs::create_directories(fs::path(args.output).parent_path());
+      saveChecked(p, args.output);
+      std::cout << "wrote " << args.output << ": " << p.volumes[0].mesh.nodeCount() << " nodes, "
+                << p.volumes[0].mesh.tetCount() << " tets, " << bones << " bones, "
+                << p.skeleton->skeleton.size() - 1 << " joints (simulate it with --solver li2019)\n";
+      return int(kOk);
+    }
     HumanoidOptions options;
     if (args.spacing > 0) options.gridSpacing = args.spacing;
     const Project p = args.name == "humanoid" ? makeHumanoidProject(options) : makeRiggedHumanoidProject(options);

@@ -106,6 +106,8 @@ struct SimulateArgs {
   std::string controller;              // a controller of the project, played instead of a drive
   std::string feedback = "on";         // with its feedback policy, when it has one
   bool secondsGiven = false;           // else a controller plays for its duration + 1 s
+  bool dtGiven = false;                // else the solver's default
+  int iterations = 20;                 // li2019: local/global iterations per step
 };
 int simulate(const SimulateArgs& args);
 

@@ -9,6 +9,7 @@
 #include "io/FileUtil.h"
 #include "io/ProjectFile.h"
 #include "liu2013/Liu2013.h"
+#include "li2019/Li2019Simulation.h"
 #include "solver/SimRun.h"
 
 #include <nlohmann/json.hpp>
@@ -76,10 +77,90 @@ MotionClip findMotion(const Project& p, const std::string& projectPath, const st
 
 }  // namespace
 
+// sinew-cli simulate --solver li2019: the passive character on the
+// project's conforming mesh, same stats JSON and exports.
+int simulateLi2019(const SimulateArgs& args) {
+  return guarded([&] {
+    if (!args.motion.empty() || !args.controller.empty())
+      throw InputError(args.motion.empty() ? "--controller" : "--motion",
+                       "the li2019 solver runs a passive character so far (no driven bones)");
+    if (args.dtGiven && args.dt < 1e-4) throw InputError("--dt", "li2019 steps are 1e-4 s or more (default 1/30 s)");
+    const Project project = loadProject(args.project);
+    li2019::ModelOptions options = li2019::modelOptionsFor(project.simulation);
+    if (args.youngsModulus > 0) options.youngsModulus = args.youngsModulus;
+    if (args.poissonRatio >= 0) options.poissonRatio = args.poissonRatio;
+    if (args.density > 0) options.density = args.density;
+    if (args.dtGiven) options.dt = args.dt;
+    li2019::Settings settings;
+    settings.iterations = args.iterations;
+    settings.threads = args.threads;
+    liu2013::Settings scene;  // the project's ground and colliders, then the command line's
+    liu2013::applyScene(project.simulation, scene);
+    settings.groundHeight = args.groundHeight ? *args.groundHeight : scene.groundHeight;
+    settings.friction = args.friction ? *args.friction : scene.friction;
+    settings.colliders = scene.colliders;
+    for (size_t i = 0; i < args.colliders.size(); ++i) settings.colliders.push_back(parseCollider(args.colliders[i], i));
+    std::unique_ptr<li2019::Li2019Simulation> sim;
+    try {
+      sim = std::make_unique<li2019::Li2019Simulation>(project, options, settings);
+    } catch (const InputError& e) {
+      throw InputError(args.project, e.what());
+    }
+    SimToggles toggles;
+    toggles.gravity = onOff(args.gravity);
+    toggles.contact = onOff(args.contact);
+    sim->setToggles(toggles);
+
+    RunOptions run;
+    run.seconds = args.seconds;
+    run.frameRate = std::min(args.fps, 1.0 / sim->dt());
+    run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
+    const RunRecord rec = runSimulation(*sim, run);
+    const li2019::Li2019Model& m = sim->model();
+    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const nlohmann::json setup = {{"project", args.project},
+                                  {"nodes", m.nodeCount()},
+                                  {"tets", m.tetCount()},
+                                  {"bones", m.bones.size()},
+                                  {"joints", m.joints.size()},
+                                  {"reduced_rows", m.reducedSize},
+                                  {"iterations", settings.iterations},
+                                  {"surface_vertices", sim->surfacePositions().size()},
+                                  {"mass_kg", m.totalMass},
+                                  {"drive", "passive"},
+                                  {"gravity", toggles.gravity},
+                                  {"contact", toggles.contact},
+                                  {"colliders", settings.colliders.size()},
+                                  {"ground_height", settings.groundHeight},
+                                  {"friction", settings.friction},
+                                  {"youngs_modulus", options.youngsModulus},
+                                  {"poisson_ratio", options.poissonRatio},
+                                  {"density", options.density},
+                                  {"bone_density", options.boneDensity}};
+    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), threads, setup.dump());
+    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
+    if (!args.exportDir.empty()) {
+      SimulatedAnimation anim{sim->surfaceTriangles(), rec.surfaces, rec.joints, 1.0 / run.frameRate};
+      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim, &project.skeleton->skeleton);
+    }
+    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
+              << " ms with li2019 (" << m.nodeCount() << " nodes, " << m.tetCount() << " tets, " << m.bones.size()
+              << " bones, " << m.joints.size() << " joints, " << settings.iterations << " iterations, " << threads
+              << " thread(s)): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
+    if (!rec.stopped.empty()) {
+      std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
+      return int(kBadInput);
+    }
+    if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
+    return int(kOk);
+  });
+}
+
 int simulate(const SimulateArgs& args) {
+  if (args.solver == "li2019") return simulateLi2019(args);
   return guarded([&] {
     if (args.solver != "liu2013")
-      throw InputError("--solver", "solver '" + args.solver + "' is not available yet (available: liu2013)");
+      throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019)");
     const Project project = loadProject(args.project);
     // The materials saved with the project; the flags below override the flesh.
     liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);

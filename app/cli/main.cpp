@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
 
   ExampleArgs exArgs;
   auto* ex = app.add_subcommand("example", "Generate an example project");
-  ex->add_option("name", exArgs.name, "Example name: humanoid, or humanoid-rigged (cage, weights and motion clips: ready to simulate)")->required();
+  ex->add_option("name", exArgs.name, "Example name: humanoid, humanoid-rigged (cage, weights and motion clips: ready to simulate), bar or chain (Li et al. 2019 scenes: simulate with --solver li2019)")->required();
   ex->add_option("-o,--output", exArgs.output, "Project file to write")->required();
   ex->add_flag("--overwrite", exArgs.overwrite, "Replace an existing file");
   ex->add_option("--spacing", exArgs.spacing, "Surface resolution: grid cell size in metres (default 0.028)")
@@ -70,9 +70,11 @@ int main(int argc, char** argv) {
   SimulateArgs simArgs;
   auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
   sim->add_option("project", simArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
-  sim->add_option("--solver", simArgs.solver, "Solver: liu2013");
+  sim->add_option("--solver", simArgs.solver, "Solver: liu2013 (default) or li2019 (a passive character on the conforming mesh: sinew-cli rig --regions)")
+      ->check(CLI::IsMember({"liu2013", "li2019"}));
+  sim->add_option("--iterations", simArgs.iterations, "li2019: local/global iterations per step (default 20)")->check(CLI::Range(1, 1000));
   sim->add_option("--seconds", simArgs.seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
-  sim->add_option("--dt", simArgs.dt, "Time step, s (default 0.0005)")->check(CLI::Range(1e-6, 0.01));
+  sim->add_option("--dt", simArgs.dt, "Time step, s (default 0.0005; li2019: 1/30, up to 0.1)")->check(CLI::Range(1e-6, 0.1));
   sim->add_option("--fps", simArgs.fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
   sim->add_option("--motion", simArgs.motion, "Motion clip: a clip name in the project or a .bvh file");
   sim->add_option("--drive", simArgs.drive, "How the skeleton follows the clip: kinematic (one-way) or pd (two-way)")
@@ -149,6 +151,7 @@ int main(int argc, char** argv) {
   if (*tets) return exportTets(tetArgs);
   if (*opt) return optimize(optArgs);
   simArgs.secondsGiven = sim->count("--seconds") > 0;
+  simArgs.dtGiven = sim->count("--dt") > 0;
   if (*sim) return simulate(simArgs);
   return kUsage;
 }

@@ -93,6 +93,82 @@ BarScene chainScene(int bones, const GridBox& b) {
 
 BarScene barScene(const GridBox& b) { return chainScene(2, b); }
 
+Project makeBarProject(const BarScene& scene, const std::string& name, double lift) {
+  Project p;
+  p.name = name;
+  const Vec3 up(0, lift, 0);
+  // The surface: the boundary faces over the boundary nodes.
+  const TetBoundary boundary = tetBoundary(scene.mesh);
+  std::vector<int32_t> vertexOf(scene.mesh.nodeCount(), -1);
+  MeshObject mesh;
+  mesh.id = p.allocateId();
+  mesh.name = name;
+  VolumeObject volume;
+  for (size_t f = 0; f < boundary.faces.size(); ++f) {
+    Tri tri;
+    for (int c = 0; c < 3; ++c) {
+      const int32_t node = boundary.faces[f][size_t(c)];
+      if (vertexOf[size_t(node)] < 0) {
+        vertexOf[size_t(node)] = int32_t(mesh.mesh.positions.size());
+        mesh.mesh.positions.push_back(scene.mesh.nodes[size_t(node)] + up);
+        // Embedded at the node itself: weight 1 on its corner of the face's tet.
+        const int32_t t = boundary.tetOfFace[f];
+        std::array<double, 4> w{0, 0, 0, 0};
+        for (int k = 0; k < 4; ++k)
+          if (scene.mesh.tets[size_t(t)][size_t(k)] == node) w[size_t(k)] = 1;
+        volume.embedding.tet.push_back(t);
+        volume.embedding.weights.push_back(w);
+        volume.embedding.extrapolated.push_back(0);
+      }
+      tri[size_t(c)] = vertexOf[size_t(node)];
+    }
+    mesh.mesh.triangles.push_back(tri);
+  }
+  p.meshes.push_back(mesh);
+
+  // The skeleton: bone k's joint where it meets bone k - 1 (its parent).
+  SkeletonObject skel;
+  skel.id = p.allocateId();
+  skel.name = name + " skeleton";
+  const auto& bones = scene.joints.bones;
+  std::vector<Vec3> at(bones.size(), Vec3::Zero());
+  std::vector<int32_t> parent(bones.size(), -1);
+  {
+    // The first bone's joint: its node nearest to -x, at the bar's axis.
+    Aabb box;
+    for (size_t t = 0; t < scene.mesh.tetCount(); ++t)
+      if (scene.mesh.region[t] == 0)
+        for (int32_t n : scene.mesh.tets[t]) box.add(scene.mesh.nodes[size_t(n)]);
+    at[0] = Vec3(box.min.x(), box.center().y(), box.center().z());
+  }
+  for (const RegionJoint& j : scene.joints.joints) {
+    at[size_t(j.childBone)] = j.position;
+    parent[size_t(j.childBone)] = j.parentBone;
+  }
+  for (size_t k = 0; k < bones.size(); ++k) {
+    Joint joint;
+    joint.name = bones[k];
+    joint.parent = parent[k];
+    joint.restLocal.translation = (parent[k] < 0 ? Vec3(at[k] + up) : Vec3(at[k] - at[size_t(parent[k])]));
+    skel.skeleton.joints.push_back(joint);
+  }
+  p.skeleton = skel;
+
+  volume.id = p.allocateId();
+  volume.name = name + " conforming mesh";
+  volume.kind = VolumeKind::Conforming;
+  volume.mesh = scene.mesh;
+  for (Vec3& x : volume.mesh.nodes) x += up;
+  volume.bones = bones;
+  volume.fixedBone.assign(scene.mesh.nodeCount(), -1);
+  for (size_t t = 0; t < scene.mesh.tetCount(); ++t)
+    if (scene.mesh.region[t] >= 0)
+      for (int32_t n : scene.mesh.tets[t]) volume.fixedBone[size_t(n)] = scene.mesh.region[t];
+  volume.surface = mesh.id;
+  p.volumes.push_back(volume);
+  return p;
+}
+
 BarScene rigidBarScene(const GridBox& b) {
   BarScene s = build(b, [](int, int, int) { return 0; });
   s.joints.bones = {"bar"};

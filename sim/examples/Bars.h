@@ -8,6 +8,7 @@
 #pragma once
 
 #include "io/TetFiles.h"
+#include "model/Project.h"
 #include "volume/TetMesh.h"
 
 namespace sinew::examples {
@@ -34,5 +35,11 @@ BarScene chainScene(int bones, const GridBox& box);
 
 // One bone holding every tet (no flesh, no joint).
 BarScene rigidBarScene(const GridBox& box);
+
+// A scene as a project the solvers and the application open: its boundary
+// as the surface mesh (embedded at the nodes), a skeleton with a joint per
+// bone (the root at the first bone's near end, each other joint where it
+// meets its predecessor), and the conforming volume. `lift` raises it all (m).
+Project makeBarProject(const BarScene& scene, const std::string& name, double lift = 0);
 
 }  // namespace sinew::examples

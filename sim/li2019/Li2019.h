@@ -175,6 +175,8 @@ class Li2019Solver {
   // when a node exceeds maxSpeed or a value is not finite.
   const StepStats& step();
   const StepStats& lastStats() const { return stats_; }
+  // Forces on nodes (N, world) held through the following steps; empty: none.
+  void setExternalForces(std::vector<Vec3> forces);
 
  private:
   void localStep(const std::vector<Vec3>& x);
@@ -189,6 +191,7 @@ class Li2019Solver {
   StepStats stats_;
   struct Scratch;
   std::unique_ptr<Scratch> scratch_;
+  std::vector<Vec3> external_;
 };
 
 }  // namespace sinew::li2019

@@ -91,6 +91,12 @@ void Li2019Solver::setState(Li2019State s) {
   state_ = std::move(s);
 }
 
+void Li2019Solver::setExternalForces(std::vector<Vec3> forces) {
+  if (!forces.empty() && forces.size() != model_->nodeCount())
+    throw std::invalid_argument("Li2019Solver::setExternalForces: one force per node");
+  external_ = std::move(forces);
+}
+
 void Li2019Solver::localStep(const std::vector<Vec3>& x) {
   const Li2019Model& m = *model_;
   Eigen::MatrixXd& p = scratch_->p;
@@ -361,6 +367,7 @@ const StepStats& Li2019Solver::step() {
     stats_.localSeconds += since(t);
     t = Clock::now();
     forces = w.p + w.fc;
+    for (size_t i = 0; i < external_.size(); ++i) forces.row(long(i)) += external_[i].transpose();
     w.rhs = inertial + m.factor->Bt * forces;
     m.factor->solve(w.rhs, w.xhat);
     stats_.globalSeconds += since(t);

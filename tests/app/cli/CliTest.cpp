@@ -337,6 +337,57 @@ TEST(CliSimulate, RiggedExampleWritesStatsAndAnimation) {
   EXPECT_TRUE(std::filesystem::exists(out + "/humanoid-rigged.bvh"));
 }
 
+// --solver li2019 on the conforming mesh `rig --regions` adds: the same stats
+// JSON and exports; a project without that mesh says how to build it.
+TEST(CliSimulate, Li2019RunsThePassiveCharacterOnTheConformingMesh) {
+  const TempDir dir;
+  const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  const ProcessResult missing = cli(dir, {"simulate", rigged, "--solver", "li2019", "--seconds", "0.1"});
+  expectBadInput(missing, rigged);
+  EXPECT_NE(missing.err.find("--regions"), std::string::npos) << missing.err;
+
+  const std::string regions = dir.file("regions.sinew");
+  const ProcessResult rig = cli(dir, {"rig", rigged, "--regions", "-o", regions});
+  ASSERT_EQ(rig.exitCode, 0) << rig.out << rig.err;
+  const std::string stats = dir.file("li.json"), out = dir.file("anim");
+  const ProcessResult r = cli(dir, {"simulate", regions, "--solver", "li2019", "--seconds", "0.2", "--iterations", "5",
+                                    "--threads", "1", "--stats-json", stats, "--export", out});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json j = json::parse(test::readBytes(stats));
+  EXPECT_EQ(j["solver"], "li2019");
+  const json& s = j["summary"];
+  EXPECT_EQ(s["steps"], 6);  // 0.2 s at 1/30 s
+  EXPECT_NEAR(s["dt"].get<double>(), 1.0 / 30, 1e-12);
+  EXPECT_EQ(s["setup"]["bones"], 19);
+  EXPECT_EQ(s["setup"]["joints"], 18);
+  EXPECT_EQ(s["setup"]["iterations"], 5);
+  EXPECT_TRUE(s["stopped"].is_null());
+  EXPECT_EQ(j["time"].size(), 7u);  // frames at 30 per second: the step rate
+  // Gravity pulls the character down; nothing else acts on it but the ground.
+  const double vy = j["linear_momentum"].back()[1].get<double>();
+  EXPECT_LT(vy, 0.0);
+  EXPECT_TRUE(std::filesystem::exists(out + "/regions_0006.obj"));
+  EXPECT_TRUE(std::filesystem::exists(out + "/regions.bvh"));
+  // Driven bones are not there yet: refused by name.
+  const ProcessResult driven = cli(dir, {"simulate", regions, "--solver", "li2019", "--motion", "Kick"});
+  expectBadInput(driven, "--motion");
+
+  // The paper's bar as a generated project: it falls 0.5 m, lands and stays on the ground.
+  const std::string bar = dir.file("bar.sinew");
+  const ProcessResult made = cli(dir, {"example", "bar", "-o", bar});
+  ASSERT_EQ(made.exitCode, 0) << made.out << made.err;
+  EXPECT_NE(made.out.find("1664 nodes, 7350 tets, 2 bones, 1 joints"), std::string::npos) << made.out;
+  const std::string barStats = dir.file("bar.json");
+  const ProcessResult fall = cli(dir, {"simulate", bar, "--solver", "li2019", "--seconds", "1.5", "--stats-json", barStats});
+  ASSERT_EQ(fall.exitCode, 0) << fall.out << fall.err;
+  const json b = json::parse(test::readBytes(barStats));
+  const double y0 = b["center_of_mass"].front()[1].get<double>(), y1 = b["center_of_mass"].back()[1].get<double>();
+  EXPECT_NEAR(y0, 0.5, 1e-9) << "generated 0.5 m up";
+  EXPECT_NEAR(y1, 0.14, 0.03) << "lying on the ground (half its 0.28 m thickness)";
+  EXPECT_LT(std::abs(b["linear_momentum"].back()[1].get<double>()), 0.05 * b["summary"]["setup"]["mass_kg"].get<double>())
+      << "at rest";
+}
+
 TEST(CliSimulate, ProjectWithoutVolumeOrClipSaysWhatIsMissing) {
   const TempDir dir;
   const std::string bare = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew";

@@ -1,0 +1,183 @@
+#include "li2019/Li2019Simulation.h"
+
+#include "core/Error.h"
+#include "volume/RegionMesh.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace sinew::li2019 {
+
+Input inputFromProject(const Project& project) {
+  if (!project.skeleton) throw InputError("li2019", "the project has no skeleton");
+  for (const VolumeObject& v : project.volumes)
+    if (v.kind == VolumeKind::Conforming)
+      return {v.mesh, v.bones, regionJoints(project.skeleton->skeleton, v.bones)};
+  throw InputError("li2019", "the project has no conforming volume (one region per bone): build it with "
+                             "`sinew-cli rig PROJECT --regions -o PROJECT` or the Rig panel's Build Conforming Mesh");
+}
+
+ModelOptions modelOptionsFor(const SimulationSetup& setup) {
+  ModelOptions o;
+  if (setup.flesh) {
+    o.youngsModulus = setup.flesh->youngsModulus;
+    o.poissonRatio = setup.flesh->poissonRatio;
+    o.density = setup.flesh->density;
+  }
+  return o;
+}
+
+namespace {
+
+class Li2019Snapshot final : public SimSnapshot {
+ public:
+  explicit Li2019Snapshot(Li2019State s) : state(std::move(s)) {}
+  double time() const override { return state.time; }
+  Li2019State state;
+};
+
+}  // namespace
+
+Li2019Simulation::Li2019Simulation(const Project& project, const ModelOptions& options, Settings settings)
+    : base_(std::move(settings)) {
+  const Input input = inputFromProject(project);
+  solver_ = std::make_unique<Li2019Solver>(buildLi2019Model(input, options), base_);
+  for (const VolumeObject& v : project.volumes)
+    if (v.kind == VolumeKind::Conforming) {
+      surface_ = v.surface;
+      embedding_ = v.embedding;
+      for (const MeshObject& mesh : project.meshes)
+        if (mesh.id == v.surface) triangles_ = mesh.mesh.triangles;
+      break;
+    }
+  if (embedding_.vertexCount() > 0 && triangles_.empty()) surface_ = 0;
+  // Each skeleton joint rides on its own bone region, else on its nearest
+  // ancestor's.
+  const Skeleton& skel = project.skeleton->skeleton;
+  jointRest_ = skel.worldRest();
+  jointBone_.assign(skel.size(), -1);
+  for (size_t j = 0; j < skel.size(); ++j) {
+    for (size_t k = 0; k < input.bones.size(); ++k)
+      if (input.bones[k] == skel.joints[j].name) jointBone_[j] = int32_t(k);
+    if (jointBone_[j] < 0 && skel.joints[j].parent >= 0) jointBone_[j] = jointBone_[size_t(skel.joints[j].parent)];
+  }
+  applySettings();
+  lastGood_ = solver_->state();
+}
+
+void Li2019Simulation::applySettings() {
+  Settings s = base_;
+  if (!toggles_.gravity) s.gravity = Vec3::Zero();
+  if (!toggles_.contact) {
+    s.ground = false;
+    s.colliders.clear();
+  }
+  solver_->setSettings(s);
+}
+
+void Li2019Simulation::setToggles(const SimToggles& t) {
+  toggles_ = t;
+  applySettings();
+}
+
+void Li2019Simulation::setGrab(const std::optional<Grab>& grab) {
+  grab_ = grab;
+  if (!grab_ || grab_->vertex < 0 || size_t(grab_->vertex) >= embedding_.vertexCount()) solver_->setExternalForces({});
+}
+
+void Li2019Simulation::step() {
+  const Li2019Model& m = solver_->model();
+  if (grab_ && grab_->vertex >= 0 && size_t(grab_->vertex) < embedding_.vertexCount()) {
+    // The spring on the surface vertex, spread over its tet's nodes.
+    const size_t v = size_t(grab_->vertex);
+    const Tet& tet = m.tets[size_t(embedding_.tet[v])];
+    Vec3 p = Vec3::Zero();
+    for (int k = 0; k < 4; ++k) p += embedding_.weights[v][size_t(k)] * solver_->state().x[size_t(tet[k])];
+    // The spring is explicit in the step: capped so that it moves the grabbed
+    // nodes at most half way to the target in one step (dt is large here).
+    double nodeMass = 0;
+    for (int k = 0; k < 4; ++k) nodeMass += std::abs(embedding_.weights[v][size_t(k)]) * m.nodeMass[size_t(tet[k])];
+    const double h = m.options.dt;
+    const double stiffness = std::min(grab_->stiffness > 0 ? grab_->stiffness : 30.0 * m.totalMass, 0.5 * nodeMass / (h * h));
+    std::vector<Vec3> f(m.nodeCount(), Vec3::Zero());
+    for (int k = 0; k < 4; ++k) f[size_t(tet[k])] += embedding_.weights[v][size_t(k)] * stiffness * (grab_->target - p);
+    solver_->setExternalForces(std::move(f));
+  }
+  try {
+    solver_->step();
+  } catch (const SimulationError&) {
+    solver_->setState(lastGood_);
+    throw;
+  }
+  lastGood_ = solver_->state();
+}
+
+std::vector<Vec3> Li2019Simulation::surfacePositions() const {
+  const Li2019Model& m = solver_->model();
+  std::vector<Vec3> out(embedding_.vertexCount());
+  for (size_t v = 0; v < out.size(); ++v) {
+    const Tet& tet = m.tets[size_t(embedding_.tet[v])];
+    Vec3 p = Vec3::Zero();
+    for (int k = 0; k < 4; ++k) p += embedding_.weights[v][size_t(k)] * solver_->state().x[size_t(tet[k])];
+    out[v] = p;
+  }
+  return out;
+}
+
+std::vector<Transform> Li2019Simulation::jointPoses() const {
+  const Li2019Model& m = solver_->model();
+  std::vector<Transform> out(jointRest_.size());
+  for (size_t j = 0; j < out.size(); ++j) {
+    const int32_t k = jointBone_[j];
+    if (k < 0) {
+      out[j] = jointRest_[j];
+      continue;
+    }
+    // World = (the bone's motion from rest) x the joint's rest transform.
+    const BonePose& pose = solver_->state().bones[size_t(k)];
+    Transform motion;
+    motion.rotation = Quat(pose.rotation).normalized();
+    motion.translation = pose.centroid - pose.rotation * m.bones[size_t(k)].restCentroid;
+    out[j] = motion * jointRest_[j];
+  }
+  return out;
+}
+
+SimMeasures Li2019Simulation::measure() const {
+  const Li2019Model& m = solver_->model();
+  const Li2019State& s = solver_->state();
+  SimMeasures out;
+  out.time = s.time;
+  Vec3 com = Vec3::Zero();
+  for (size_t i = 0; i < m.nodeCount(); ++i) com += m.nodeMass[i] * s.x[i];
+  com /= m.totalMass;
+  out.centerOfMass = com;
+  for (size_t i = 0; i < m.nodeCount(); ++i) {
+    const Vec3 p = m.nodeMass[i] * s.v[i];
+    out.linearMomentum += p;
+    out.angularMomentum += (s.x[i] - com).cross(p);
+    out.kineticEnergy += 0.5 * m.nodeMass[i] * s.v[i].squaredNorm();
+  }
+  // The projective dynamics energy sum w/2 ||F - R||^2 with the last local
+  // step's rotations; inverted tets by det F.
+  for (size_t t = 0; t < m.tetCount(); ++t) {
+    Mat3 F = Mat3::Zero();
+    for (int c = 0; c < 4; ++c) F += s.x[size_t(m.tets[t][c])] * m.tetGradient[t].row(c);
+    out.elasticEnergy += 0.5 * m.tetWeight[t] * (F - s.tetRotation[t].toRotationMatrix()).squaredNorm();
+    if (F.determinant() <= 0) ++out.invertedTets;
+  }
+  return out;
+}
+
+std::unique_ptr<SimSnapshot> Li2019Simulation::snapshot() const {
+  return std::make_unique<Li2019Snapshot>(solver_->state());
+}
+
+void Li2019Simulation::restore(const SimSnapshot& s) {
+  const auto* snap = dynamic_cast<const Li2019Snapshot*>(&s);
+  if (!snap) throw std::invalid_argument("not a li2019 snapshot");
+  solver_->setState(snap->state);
+  lastGood_ = snap->state;
+}
+
+}  // namespace sinew::li2019

@@ -1,0 +1,60 @@
+// The Li et al. 2019 solver behind the application's Simulation interface
+// (solver/Simulation.h): a project's conforming volume (sinew-cli rig
+// --regions) with its skeleton's joints between the bone regions, the
+// embedded surface for display and export, measures, snapshots, toggles
+// (gravity and contact; plasticity and damping do not apply) and the grab
+// spring. The bones are passive: the character falls as a rag doll of exact
+// bones and soft flesh.
+#pragma once
+
+#include "li2019/Li2019.h"
+#include "model/Project.h"
+#include "solver/Simulation.h"
+
+namespace sinew::li2019 {
+
+// The first conforming volume of the project, as the solver's input; throws
+// InputError when there is none ("build it with sinew-cli rig --regions")
+// or the project has no skeleton.
+Input inputFromProject(const Project& project);
+
+// The project's flesh material (Project::simulation) as model options.
+ModelOptions modelOptionsFor(const SimulationSetup& setup);
+
+class Li2019Simulation final : public Simulation {
+ public:
+  Li2019Simulation(const Project& project, const ModelOptions& options, Settings settings);
+  std::string solverName() const override { return "li2019"; }
+  double time() const override { return solver_->state().time; }
+  double dt() const override { return solver_->model().options.dt; }
+  // Throws SimulationError on instability, back at the last good state.
+  void step() override;
+  ObjectId surfaceMesh() const override { return surface_; }
+  std::vector<Vec3> surfacePositions() const override;
+  std::vector<Transform> jointPoses() const override;
+  SimMeasures measure() const override;
+  std::unique_ptr<SimSnapshot> snapshot() const override;
+  void restore(const SimSnapshot& s) override;
+  void setToggles(const SimToggles& t) override;
+  SimToggles toggles() const override { return toggles_; }
+  void setGrab(const std::optional<Grab>& grab) override;
+
+  const Li2019Solver& solver() const { return *solver_; }
+  const Li2019Model& model() const { return solver_->model(); }
+  const std::vector<Tri>& surfaceTriangles() const { return triangles_; }
+
+ private:
+  void applySettings();
+  std::unique_ptr<Li2019Solver> solver_;
+  Settings base_;                      // as given (before the toggles)
+  SimToggles toggles_;
+  ObjectId surface_ = 0;
+  Embedding embedding_;
+  std::vector<Tri> triangles_;
+  std::vector<Transform> jointRest_;   // world rest transform per skeleton joint
+  std::vector<int32_t> jointBone_;     // the bone (volume region) that carries each joint, or -1
+  std::optional<Grab> grab_;
+  Li2019State lastGood_;
+};
+
+}  // namespace sinew::li2019
