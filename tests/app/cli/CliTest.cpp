@@ -347,7 +347,7 @@ TEST(CliSimulate, Li2019RunsThePassiveCharacterOnTheConformingMesh) {
   EXPECT_NE(missing.err.find("--regions"), std::string::npos) << missing.err;
 
   const std::string regions = dir.file("regions.sinew");
-  const ProcessResult rig = cli(dir, {"rig", rigged, "--regions", "-o", regions});
+  const ProcessResult rig = cli(dir, {"rig", rigged, "--regions", "--weights", "none", "-o", regions});
   ASSERT_EQ(rig.exitCode, 0) << rig.out << rig.err;
   const std::string stats = dir.file("li.json"), out = dir.file("anim");
   const ProcessResult r = cli(dir, {"simulate", regions, "--solver", "li2019", "--seconds", "0.2", "--iterations", "5",
