@@ -126,39 +126,22 @@ Project makeBarProject(const BarScene& scene, const std::string& name, double li
   }
   p.meshes.push_back(mesh);
 
-  // The skeleton: bone k's joint where it meets bone k - 1 (its parent).
+  // The skeleton: a joint per bone, where the joint file puts it.
   SkeletonObject skel;
   skel.id = p.allocateId();
   skel.name = name + " skeleton";
+  TetMesh lifted = scene.mesh;
+  for (Vec3& x : lifted.nodes) x += up;
+  JointFile joints = scene.joints;
+  for (RegionJoint& j : joints.joints) j.position += up;
+  skel.skeleton = skeletonFromJoints(joints, lifted);
   const auto& bones = scene.joints.bones;
-  std::vector<Vec3> at(bones.size(), Vec3::Zero());
-  std::vector<int32_t> parent(bones.size(), -1);
-  {
-    // The first bone's joint: its node nearest to -x, at the bar's axis.
-    Aabb box;
-    for (size_t t = 0; t < scene.mesh.tetCount(); ++t)
-      if (scene.mesh.region[t] == 0)
-        for (int32_t n : scene.mesh.tets[t]) box.add(scene.mesh.nodes[size_t(n)]);
-    at[0] = Vec3(box.min.x(), box.center().y(), box.center().z());
-  }
-  for (const RegionJoint& j : scene.joints.joints) {
-    at[size_t(j.childBone)] = j.position;
-    parent[size_t(j.childBone)] = j.parentBone;
-  }
-  for (size_t k = 0; k < bones.size(); ++k) {
-    Joint joint;
-    joint.name = bones[k];
-    joint.parent = parent[k];
-    joint.restLocal.translation = (parent[k] < 0 ? Vec3(at[k] + up) : Vec3(at[k] - at[size_t(parent[k])]));
-    skel.skeleton.joints.push_back(joint);
-  }
   p.skeleton = skel;
 
   volume.id = p.allocateId();
   volume.name = name + " conforming mesh";
   volume.kind = VolumeKind::Conforming;
-  volume.mesh = scene.mesh;
-  for (Vec3& x : volume.mesh.nodes) x += up;
+  volume.mesh = std::move(lifted);
   volume.bones = bones;
   volume.fixedBone.assign(scene.mesh.nodeCount(), -1);
   for (size_t t = 0; t < scene.mesh.tetCount(); ++t)

@@ -38,8 +38,9 @@ BarScene rigidBarScene(const GridBox& box);
 
 // A scene as a project the solvers and the application open: its boundary
 // as the surface mesh (embedded at the nodes), a skeleton with a joint per
-// bone (the root at the first bone's near end, each other joint where it
-// meets its predecessor), and the conforming volume. `lift` raises it all (m).
+// bone (skeletonFromJoints: the root bone's joint at its centre, each other
+// where it meets its parent), and the conforming volume. `lift` raises it
+// all (m).
 Project makeBarProject(const BarScene& scene, const std::string& name, double lift = 0);
 
 }  // namespace sinew::examples

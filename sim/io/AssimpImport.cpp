@@ -645,7 +645,14 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
     if (std::filesystem::exists(jointPath)) {
       const JointFile joints = readJointFile(jointPath);
       v.bones = joints.bones;
-      r.diagnostics.push_back({Severity::Info, path + ": bone names from " + jointPath});
+      // The joints live in the project as a skeleton (a joint per bone), from
+      // which the Li 2019 solver reads them back.
+      try {
+        r.skeleton = skeletonFromJoints(joints, v.mesh);
+      } catch (const InputError& e) {
+        throw InputError(jointPath, e.what());
+      }
+      r.diagnostics.push_back({Severity::Info, path + ": bones and joints from " + jointPath});
     }
     for (int32_t k = int32_t(v.bones.size()); k < regions; ++k) v.bones.push_back("Bone" + std::to_string(k + 1));
     // The nodes of a bone region's tets belong to that bone.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace sinew {
@@ -404,5 +405,46 @@ void writeJointFile(const std::string& path, const JointFile& joints) {
 }
 
 JointFile readJointFile(const std::string& path) { return parseJointFile(readFileChecked(path), path); }
+
+Skeleton skeletonFromJoints(const JointFile& joints, const TetMesh& mesh) {
+  const size_t n = joints.bones.size();
+  std::vector<int32_t> parent(n, -1);
+  std::vector<Vec3> at(n, Vec3::Zero());
+  std::vector<Aabb> box(n);
+  for (size_t t = 0; t < mesh.region.size() && t < mesh.tets.size(); ++t)
+    if (mesh.region[t] >= 0 && size_t(mesh.region[t]) < n)
+      for (int32_t v : mesh.tets[t]) box[size_t(mesh.region[t])].add(mesh.nodes[size_t(v)]);
+  for (size_t k = 0; k < n; ++k) at[k] = box[k].empty() ? Vec3::Zero() : box[k].center();
+  for (const RegionJoint& j : joints.joints) {
+    if (j.childBone < 0 || size_t(j.childBone) >= n || j.parentBone < 0 || size_t(j.parentBone) >= n)
+      throw InputError("joints", "joint '" + j.name + "' names a bone that does not exist");
+    if (parent[size_t(j.childBone)] >= 0)
+      throw InputError("joints", "bone '" + joints.bones[size_t(j.childBone)] + "' is the child of two joints");
+    parent[size_t(j.childBone)] = j.parentBone;
+    at[size_t(j.childBone)] = j.position;
+  }
+  // Parents first (a skeleton's order), refusing cycles.
+  std::vector<int32_t> order, index(n, -1);
+  std::vector<uint8_t> visiting(n, 0);
+  std::function<void(size_t)> visit = [&](size_t k) {
+    if (index[k] >= 0) return;
+    if (visiting[k]) throw InputError("joints", "the joints between the bones form a cycle at '" + joints.bones[k] + "'");
+    visiting[k] = 1;
+    if (parent[k] >= 0) visit(size_t(parent[k]));
+    index[k] = int32_t(order.size());
+    order.push_back(int32_t(k));
+  };
+  for (size_t k = 0; k < n; ++k) visit(k);
+  Skeleton skel;
+  for (int32_t k : order) {
+    Joint j;
+    j.name = joints.bones[size_t(k)];
+    const int32_t p = parent[size_t(k)];
+    j.parent = p < 0 ? -1 : index[size_t(p)];
+    j.restLocal.translation = p < 0 ? at[size_t(k)] : Vec3(at[size_t(k)] - at[size_t(p)]);
+    skel.joints.push_back(j);
+  }
+  return skel;
+}
 
 }  // namespace sinew

@@ -44,6 +44,7 @@
 #pragma once
 
 #include "volume/RegionMesh.h"
+#include "model/Skeleton.h"
 #include "volume/TetMesh.h"
 
 #include <string>
@@ -72,5 +73,12 @@ std::string formatJointFile(const JointFile& joints);
 JointFile parseJointFile(const std::string& text, const std::string& fileName);
 void writeJointFile(const std::string& path, const JointFile& joints);
 JointFile readJointFile(const std::string& path);
+
+// A skeleton that gives these joints back through regionJoints(): a joint per
+// bone, named after it, parented as the joints say (a bone no joint names as
+// a child is a root, placed at the centre of its nodes' bounding box), each
+// child placed at its joint. Throws InputError for a bone with two parents or
+// a cycle.
+Skeleton skeletonFromJoints(const JointFile& joints, const TetMesh& mesh);
 
 }  // namespace sinew

@@ -7,7 +7,11 @@
 #include "examples/Bars.h"
 #include "li2019/Li2019.h"
 #include "li2019/Li2019Simulation.h"
+#include "io/AssimpImport.h"
 #include "io/ProjectFile.h"
+#include "io/TetFiles.h"
+
+#include <filesystem>
 
 #include <gtest/gtest.h>
 
@@ -384,6 +388,34 @@ TEST(Li2019, BarProjectRunsBehindTheSimulationInterface) {
   sim.restore(*start);
   EXPECT_EQ(sim.time(), 0);
   for (size_t v = 0; v < surface.size(); ++v) EXPECT_LT((sim.surfacePositions()[v] - surface[v]).norm(), 1e-12);
+}
+
+// The paper's model files: the bar written as .mesh + .joint and imported
+// again gives the solver the same bones and joints.
+TEST(Li2019, MeshAndJointFilesRoundTripIntoTheSolver) {
+  const examples::BarScene scene = examples::barScene(smallBar());
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "sinew_li2019_files";
+  std::filesystem::create_directories(dir);
+  writeMedit((dir / "bar.mesh").string(), scene.mesh);
+  writeJointFile((dir / "bar.joint").string(), scene.joints);
+  Project project;
+  Diagnostics diagnostics;
+  addToProject(project, importFile((dir / "bar.mesh").string()), diagnostics);
+  std::filesystem::remove_all(dir);
+  const Input in = inputFromProject(project);
+  EXPECT_EQ(in.mesh.tets, scene.mesh.tets);
+  EXPECT_EQ(in.mesh.region, scene.mesh.region);
+  ASSERT_EQ(in.bones, scene.joints.bones);
+  ASSERT_EQ(in.joints.size(), 1u);
+  EXPECT_LT((in.joints[0].position - scene.joints.joints[0].position).norm(), 1e-12);
+  EXPECT_EQ(in.joints[0].parentBone, scene.joints.joints[0].parentBone);
+  EXPECT_EQ(in.joints[0].childBone, scene.joints.joints[0].childBone);
+  const auto model = buildLi2019Model(in);
+  EXPECT_EQ(model->joints.size(), 1u);
+  // A joint file whose joints loop is refused, naming the file's problem.
+  JointFile loop = scene.joints;
+  loop.joints.push_back({"back", Vec3::Zero(), 1, 0});
+  EXPECT_THROW(skeletonFromJoints(loop, scene.mesh), InputError);
 }
 
 TEST(Li2019, BadInputNamesTheBoneOrJoint) {
