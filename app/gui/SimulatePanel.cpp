@@ -9,6 +9,8 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
+
+#include <initializer_list>
 #include <QVBoxLayout>
 
 namespace sinew::app {
@@ -65,9 +67,16 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   pl->addWidget(chart_);
   v->addWidget(plotBox);
 
-  // Drive.
-  auto* driveBox = new QGroupBox(tr("Drive"), this);
+  // Solver and drive.
+  auto* driveBox = new QGroupBox(tr("Solver and drive"), this);
   auto* df = new QFormLayout(driveBox);
+  solver_ = new QComboBox(driveBox);
+  solver_->setObjectName("simSolver");
+  solver_->addItem(tr("Liu 2013 (cage, PD skeleton)"), int(SimulationController::Solver::Liu2013));
+  solver_->addItem(tr("Li 2019 (conforming mesh, exact bones)"), int(SimulationController::Solver::Li2019));
+  solver_->setToolTip(tr("Li 2019 needs the conforming mesh (Rig panel: Build Conforming Mesh) and runs the "
+                         "character passive: the drive, plasticity and damping apply to Liu 2013 only"));
+  df->addRow(tr("Solver"), solver_);
   drive_ = new QComboBox(driveBox);
   drive_->setObjectName("simDrive");
   drive_->addItem(tr("Hold pose"), int(DriveMode::Hold));
@@ -128,6 +137,12 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
     }
   });
   connect(loop_, &QCheckBox::toggled, sim_, &SimulationController::setLoop);
+  connect(solver_, &QComboBox::currentIndexChanged, this, [this] {
+    const auto kind = SimulationController::Solver(solver_->currentData().toInt());
+    sim_->setSolver(kind);
+    const bool liu = kind == SimulationController::Solver::Liu2013;
+    for (QWidget* w : std::initializer_list<QWidget*>{drive_, clip_, plasticity_, damping_}) w->setEnabled(liu);
+  });
   connect(drive_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);
   connect(clip_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);
   for (QCheckBox* c : {gravity_, contact_, plasticity_}) connect(c, &QCheckBox::toggled, this, &SimulatePanel::applyToggles);

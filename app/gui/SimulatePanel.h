@@ -43,7 +43,7 @@ class SimulatePanel : public QWidget {
   Document* doc_;
   SimulationController* sim_;
   QPushButton *play_, *step_, *reset_;
-  QComboBox *drive_, *clip_, *damping_;
+  QComboBox *solver_, *drive_, *clip_, *damping_;
   QCheckBox *gravity_, *contact_, *plasticity_, *loop_;
   QLabel *time_, *realtime_, *msPerStep_;
   QSlider* timeline_;

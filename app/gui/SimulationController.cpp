@@ -1,5 +1,7 @@
 #include "SimulationController.h"
 
+#include "li2019/Li2019Simulation.h"
+
 #include "core/Error.h"
 #include "core/Hash.h"
 
@@ -60,6 +62,21 @@ liu2013::Settings SimulationController::currentSettings() const {
   return s;
 }
 
+void SimulationController::setSolver(Solver kind) {
+  if (kind == solverKind_) return;
+  clear();
+  solverKind_ = kind;
+  emit stateChanged();
+}
+
+void SimulationController::pushSettings(const liu2013::Settings& s) {
+  if (liu_) {
+    liu_->setSettings(s);
+  } else if (solver_) {
+    solver_->setToggles(s.toggles);  // Li 2019: gravity and contact
+  }
+}
+
 void SimulationController::setDrive(DriveMode mode, ObjectId clip) {
   kinematicClip_.reset();
   drive_ = mode;
@@ -75,7 +92,7 @@ void SimulationController::applySettings() {
     std::lock_guard lock(mutex_);
     pendingSettings_ = s;
   } else if (solver_) {
-    solver_->setSettings(s);
+    pushSettings(s);
   }
 }
 
@@ -172,7 +189,9 @@ void SimulationController::clear() {
   {
     std::lock_guard lock(mutex_);
     solver_.reset();
+    liu_ = nullptr;
     model_.reset();
+    triangles_.clear();
     reference_.reset();
     policy_.reset();
     frames_.clear();
@@ -208,7 +227,7 @@ void SimulationController::startWorker(int frames) {
         frames_.resize(size_t(shownFrame_) + 1);
         ++framesRevision_;
       }
-      solver_->setSettings(settings);
+      pushSettings(settings);
       if (int(frames_.size()) >= kMaxFrames) {
         log_->warning(tr("Simulation: the timeline is full (%1 frames); Reset or scrub back").arg(kMaxFrames));
         return;
@@ -217,7 +236,9 @@ void SimulationController::startWorker(int frames) {
     pendingSettings_.reset();
   }
   if (!solver_) {
-    log_->info(tr("Simulation: building the Liu 2013 model..."));
+    log_->info(solverKind_ == Solver::Li2019 && !controller_ && !kinematicClip_
+                   ? tr("Simulation: building the Li 2019 model (conforming mesh, passive character)...")
+                   : tr("Simulation: building the Liu 2013 model..."));
     modelOptions_ = liu2013::modelOptionsFor(doc_->project().simulation);
   }
   stop_ = false;
@@ -266,13 +287,33 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
         solver = std::move(run.solver);
         reference = run.reference;
         policy = run.policy;
-      } else {
+      } else if (solverKind_ == Solver::Liu2013) {
         model = liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation));  // = modelOptions_
         solver = std::make_unique<liu2013::Liu2013Solver>(model, settings);
       }
+      std::unique_ptr<Simulation> built;
+      std::vector<Tri> triangles;
+      liu2013::Liu2013Solver* liu = solver.get();
+      if (solver) {
+        triangles = model->surfaceTriangles;
+        built = std::move(solver);
+      } else {
+        // Li 2019 on the conforming mesh, with the project's ground and colliders.
+        li2019::Settings s;
+        s.groundHeight = settings.groundHeight;
+        s.friction = settings.friction;
+        s.colliders = settings.colliders;
+        auto li = std::make_unique<li2019::Li2019Simulation>(project, li2019::modelOptionsFor(project.simulation), s);
+        li->setToggles(settings.toggles);
+        triangles = li->surfaceTriangles();
+        built = std::move(li);
+      }
       std::lock_guard lock(mutex_);
       model_ = model;
-      solver_ = std::move(solver);
+      solver_ = std::move(built);
+      liu_ = liu;
+      triangles_ = std::move(triangles);
+      frameTime_ = std::max(kFrameTime, solver_->dt());
       reference_ = reference;
       policy_ = policy;
       frames_.clear();
@@ -294,7 +335,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
     {
       std::lock_guard lock(mutex_);
       if (pendingSettings_) {
-        solver_->setSettings(*pendingSettings_);
+        pushSettings(*pendingSettings_);
         pendingSettings_.reset();
       }
       if (grabChanged_) {
@@ -302,7 +343,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
         grabChanged_ = false;
       }
     }
-    const int steps = std::max(1, int(std::lround(kFrameTime / solver_->dt())));
+    const int steps = std::max(1, int(std::lround(frameTime_ / solver_->dt())));
     const auto t0 = std::chrono::steady_clock::now();
     try {
       for (int i = 0; i < steps; ++i) solver_->step();
@@ -391,10 +432,10 @@ std::vector<Vec3> SimulationController::frameSurface(int index) const {
 
 SimulatedAnimation SimulationController::recordedAnimation() const {
   SimulatedAnimation a;
-  a.frameTime = kFrameTime;
   std::lock_guard lock(mutex_);
-  if (!model_ || frames_.empty()) return a;
-  a.triangles = model_->surfaceTriangles;
+  a.frameTime = frameTime_;
+  if (!solver_ || frames_.empty()) return a;
+  a.triangles = triangles_;
   for (const Frame& f : frames_) {
     a.surfaces.push_back(f.surface);
     a.jointPoses.push_back(f.joints);
@@ -425,13 +466,13 @@ void SimulationController::showFrame(int index) {
     shownJoints_ = f.joints;
     shownGhost_ = f.ghost;
     shownTime_ = f.time;
+    if (const MeshObject* m = doc_->project().findMesh(surfaceId_);
+        m && m->mesh.vertexCount() == shownMesh_.positions.size())
+      shownMesh_.triangles = m->mesh.triangles;
+    else if (!triangles_.empty())
+      shownMesh_.triangles = triangles_;
   }
   shownFrame_ = index;
-  if (const MeshObject* m = doc_->project().findMesh(surfaceId_);
-      m && m->mesh.vertexCount() == shownMesh_.positions.size())
-    shownMesh_.triangles = m->mesh.triangles;
-  else if (model_)
-    shownMesh_.triangles = model_->surfaceTriangles;
   ++shownVersion_;
   view_->update();
   emit framesChanged();

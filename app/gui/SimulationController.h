@@ -1,5 +1,7 @@
-// The Simulate panel's engine: a Liu 2013 soft character built from the
-// open project, stepped frame by frame (1/60 s) on a worker thread. Every
+// The Simulate panel's engine: a soft character built from the open project
+// (the Liu 2013 solver on the cage, or Li 2019's on the conforming mesh: a
+// passive character), stepped frame by frame (1/60 s, or one step when a
+// step is longer) on a worker thread. Every
 // frame goes to a timeline cache (surface, joint poses, measures, solver
 // snapshot) that the UI scrubs, replays and plots; the viewport shows the
 // displayed frame's surface and skeleton in place of the rest pose. Wraps the
@@ -16,6 +18,7 @@
 #include "control/Optimize.h"
 #include "io/AnimationExport.h"
 #include "liu2013/Liu2013.h"
+#include "solver/Simulation.h"
 
 #include <QObject>
 #include <QString>
@@ -55,6 +58,11 @@ class SimulationController : public QObject, public ViewportInteraction {
   bool hasSimulation() const { return frameCount() > 0; }
 
   // Settings.
+  enum class Solver { Liu2013, Li2019 };
+  // Drops the current simulation; the next Play builds the chosen solver's
+  // model (Li 2019: passive, the drive and controllers do not apply).
+  void setSolver(Solver s);
+  Solver solver() const { return solverKind_; }
   void setDrive(DriveMode mode, ObjectId clip);
   void setToggles(const SimToggles& t);
   const SimToggles& toggles() const { return toggles_; }
@@ -94,8 +102,11 @@ class SimulationController : public QObject, public ViewportInteraction {
   // which changes whenever cached frames are dropped (Reset, resuming from a
   // scrubbed frame, a rebuilt model): then a plot starts again from 0.
   std::vector<SimMeasures> frameMeasures(int first, uint64_t* outRevision) const;
-  // The model of the current simulation (null before the first Play).
+  // The Liu 2013 model of the current simulation (null before the first
+  // Play, and with the Li 2019 solver).
   std::shared_ptr<const liu2013::Liu2013Model> model() const;
+  // Simulated seconds per cached frame.
+  double frameTime() const { return frameTime_; }
   const std::vector<Vec3>& displayedSurface() const { return shownMesh_.positions; }
   ObjectId surfaceMesh() const { return surfaceId_; }
   const QString& lastError() const { return lastError_; }
@@ -129,6 +140,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   void startWorker(int frames);  // frames < 0: until paused
   void stopWorker();
   void workerLoop(liu2013::Settings settings, Project project, int frames);
+  void pushSettings(const liu2013::Settings& s);  // to the solver (the worker's, or idle)
   void onFrame();
   void onWorkerFailed(const QString& message, bool build);
   void onWorkerEnded();
@@ -161,8 +173,12 @@ class SimulationController : public QObject, public ViewportInteraction {
   // Solver and cache. The worker owns the solver while it runs; the UI
   // thread touches the solver only when no worker runs. frames_ and the
   // pending changes are guarded by mutex_.
-  std::shared_ptr<const liu2013::Liu2013Model> model_;
-  std::unique_ptr<liu2013::Liu2013Solver> solver_;
+  Solver solverKind_ = Solver::Liu2013;
+  std::shared_ptr<const liu2013::Liu2013Model> model_;   // Liu 2013 runs
+  std::unique_ptr<Simulation> solver_;
+  liu2013::Liu2013Solver* liu_ = nullptr;                 // solver_ when it is Liu 2013's
+  std::vector<Tri> triangles_;                            // of the simulated surface
+  double frameTime_ = kFrameTime;
   ObjectId surfaceId_ = 0;
   mutable std::mutex mutex_;
   std::vector<Frame> frames_;
