@@ -60,6 +60,17 @@ Mat3 fittedRotation(const Li2019Model& m, const Bone& b, const std::vector<Vec3>
   return u * svd.matrixV().transpose();
 }
 
+// The rest state lifted by `lift` and moving rigidly: v = linear + spin x x.
+Li2019State thrown(const Li2019Model& m, double lift, const Vec3& linear, const Vec3& spin) {
+  Li2019State s = restState(m);
+  for (size_t i = 0; i < s.x.size(); ++i) {
+    s.x[i].y() += lift;
+    s.v[i] = linear + spin.cross(s.x[i]);
+  }
+  for (BonePose& b : s.bones) b.centroid.y() += lift;
+  return s;
+}
+
 double angleBetween(const Mat3& a, const Mat3& b) { return Eigen::AngleAxisd(a.transpose() * b).angle(); }
 
 // Bones of exactly rigid bodies keep every distance between their nodes;
@@ -72,12 +83,7 @@ TEST(Li2019, BonesStayExactlyRigidAndTheJointHolds) {
   Settings settings;
   settings.threads = 1;
   Li2019Solver solver(model, settings);
-  Li2019State s = restState(*model);
-  for (size_t i = 0; i < s.x.size(); ++i) {
-    s.x[i].y() += 0.6;
-    s.v[i] = Vec3(0.5, 1.0, 0) + Vec3(1, 3, 2).cross(s.x[i]);  // tumbling
-  }
-  for (auto& b : s.bones) b.centroid.y() += 0.6;
+  const Li2019State s = thrown(*model, 0.6, Vec3(0.5, 1.0, 0), Vec3(1, 3, 2));  // tumbling
   solver.setState(s);
   double worstDistance = 0, worstJoint = 0, lowest = 1;
   for (int step = 0; step < 60; ++step) {
@@ -114,12 +120,7 @@ TEST(Li2019, LandingNeverGainsEnergy) {
   Settings settings;
   settings.threads = 1;
   Li2019Solver solver(model, settings);
-  Li2019State s = restState(*model);
-  for (size_t i = 0; i < s.x.size(); ++i) {
-    s.x[i].y() += 0.6;
-    s.v[i] = Vec3(0, 0, 1.5).cross(s.x[i]);
-  }
-  for (auto& b : s.bones) b.centroid.y() += 0.6;
+  const Li2019State s = thrown(*model, 0.6, Vec3::Zero(), Vec3(0, 0, 1.5));
   solver.setState(s);
   auto energy = [&](double& comY) {
     double e = 0, y = 0;
