@@ -10,6 +10,9 @@ PACKAGES=(
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libgl-dev libegl-dev libgl1-mesa-dri libimgui-dev
   # numerics, meshing, threads
   libeigen3-dev libsuitesparse-dev libspectra-dev libtbb-dev libtet1.5-dev
+  # optimised BLAS/LAPACK behind CHOLMOD's supernodal solves (single-threaded, so results are
+  # deterministic; Debian's alternatives make it the system libblas.so.3)
+  libopenblas0-serial
   # file formats and command line
   libassimp-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   # cluster runs

@@ -107,6 +107,8 @@ struct SimulateArgs {
   std::string feedback = "on";         // with its feedback policy, when it has one
   bool secondsGiven = false;           // else a controller plays for its duration + 1 s
   bool dtGiven = false;                // else the solver's default
+  bool driveGiven = false;             // --drive on the command line
+  std::vector<std::string> drivenBones;  // li2019: the bones the clip drives (empty: all)
   int iterations = 20;                 // li2019: local/global iterations per step
 };
 int simulate(const SimulateArgs& args);

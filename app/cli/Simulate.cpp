@@ -81,9 +81,12 @@ MotionClip findMotion(const Project& p, const std::string& projectPath, const st
 // project's conforming mesh, same stats JSON and exports.
 int simulateLi2019(const SimulateArgs& args) {
   return guarded([&] {
-    if (!args.motion.empty() || !args.controller.empty())
-      throw InputError(args.motion.empty() ? "--controller" : "--motion",
-                       "the li2019 solver runs a passive character so far (no driven bones)");
+    if (!args.controller.empty())
+      throw InputError("--controller", "controllers drive the Liu 2013 solver (leave out --solver li2019)");
+    if (args.driveGiven && args.drive != "kinematic")
+      throw InputError("--drive", "the li2019 solver drives bones kinematically only (--drive kinematic, or leave it out)");
+    if (!args.drivenBones.empty() && args.motion.empty())
+      throw InputError("--driven-bones", "needs --motion CLIP");
     if (args.dtGiven && args.dt < 1e-4) throw InputError("--dt", "li2019 steps are 1e-4 s or more (default 1/30 s)");
     const Project project = loadProject(args.project);
     li2019::ModelOptions options = li2019::modelOptionsFor(project.simulation);
@@ -110,6 +113,14 @@ int simulateLi2019(const SimulateArgs& args) {
     toggles.gravity = onOff(args.gravity);
     toggles.contact = onOff(args.contact);
     sim->setToggles(toggles);
+    if (!args.motion.empty()) {
+      MotionClip clip = findMotion(project, args.project, args.motion);
+      try {
+        sim->setMotion(std::move(clip), true, args.drivenBones);
+      } catch (const InputError& e) {
+        throw InputError(args.drivenBones.empty() ? "--motion" : "--driven-bones", e.what());
+      }
+    }
 
     RunOptions run;
     run.seconds = args.seconds;
@@ -127,7 +138,9 @@ int simulateLi2019(const SimulateArgs& args) {
                                   {"iterations", settings.iterations},
                                   {"surface_vertices", sim->surfacePositions().size()},
                                   {"mass_kg", m.totalMass},
-                                  {"drive", "passive"},
+                                  {"drive", sim->motion() ? "kinematic" : "passive"},
+                                  {"motion", sim->motion() ? sim->motion()->name : ""},
+                                  {"driven_bones", sim->drivenBones()},
                                   {"gravity", toggles.gravity},
                                   {"contact", toggles.contact},
                                   {"colliders", settings.colliders.size()},

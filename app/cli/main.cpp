@@ -70,15 +70,18 @@ int main(int argc, char** argv) {
   SimulateArgs simArgs;
   auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
   sim->add_option("project", simArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
-  sim->add_option("--solver", simArgs.solver, "Solver: liu2013 (default) or li2019 (a passive character on the conforming mesh: sinew-cli rig --regions)")
+  sim->add_option("--solver", simArgs.solver, "Solver: liu2013 (default) or li2019 (the conforming mesh of sinew-cli rig --regions; passive, or bones driven kinematically by --motion)")
       ->check(CLI::IsMember({"liu2013", "li2019"}));
   sim->add_option("--iterations", simArgs.iterations, "li2019: local/global iterations per step (default 20)")->check(CLI::Range(1, 1000));
   sim->add_option("--seconds", simArgs.seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
   sim->add_option("--dt", simArgs.dt, "Time step, s (default 0.0005; li2019: 1/30, up to 0.1)")->check(CLI::Range(1e-6, 0.1));
   sim->add_option("--fps", simArgs.fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
   sim->add_option("--motion", simArgs.motion, "Motion clip: a clip name in the project or a .bvh file");
-  sim->add_option("--drive", simArgs.drive, "How the skeleton follows the clip: kinematic (one-way) or pd (two-way)")
+  sim->add_option("--drive", simArgs.drive, "How the skeleton follows the clip: kinematic (one-way) or pd (two-way); li2019: kinematic only")
       ->check(CLI::IsMember({"kinematic", "pd", "hold"}));
+  sim->add_option("--driven-bones", simArgs.drivenBones,
+                  "li2019: the bones the clip drives, comma-separated (default: all; the others stay passive)")
+      ->delimiter(',');
   sim->add_option("--gravity", simArgs.gravity, "on|off")->check(CLI::IsMember({"on", "off"}));
   sim->add_option("--contact", simArgs.contact, "on|off")->check(CLI::IsMember({"on", "off"}));
   sim->add_option("--plasticity", simArgs.plasticity, "on|off")->check(CLI::IsMember({"on", "off"}));
@@ -152,6 +155,7 @@ int main(int argc, char** argv) {
   if (*opt) return optimize(optArgs);
   simArgs.secondsGiven = sim->count("--seconds") > 0;
   simArgs.dtGiven = sim->count("--dt") > 0;
+  simArgs.driveGiven = sim->count("--drive") > 0;
   if (*sim) return simulate(simArgs);
   return kUsage;
 }

@@ -37,6 +37,7 @@
 #include "volume/TetMesh.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,6 @@ struct ModelOptions {
 // What a run does (may change between steps, dt excepted).
 struct Settings {
   int iterations = 20;              // local/global iterations per step (the paper's default)
-  int rotationIterations = 3;       // per tet and local step at most (warm-started; 10: converged to 1e-6 rad)
   int maxConstraintIterations = 100;
   double jointTolerance = 1e-10;    // stop the constraint loop when the joint error <= this x the model's size
   Vec3 gravity = Vec3(0, -9.81, 0); // m/s^2
@@ -96,6 +96,7 @@ struct Joint {
 };
 
 struct Factorization;  // the prefactored reduced matrix (CHOLMOD)
+struct TetBlocks;      // the tets laid out for the local step's vector kernel
 
 struct Li2019Model {
   ModelOptions options;
@@ -115,6 +116,7 @@ struct Li2019Model {
   int32_t reducedSize = 0;                  // rows of xhat
   std::vector<int32_t> reducedIndex;       // node -> its row (flesh), or the bone's first row
   std::shared_ptr<const Factorization> factor;
+  std::shared_ptr<const TetBlocks> tetBlocks;
   double totalMass = 0;
   double size = 0;                          // bounding-box diagonal of the rest mesh, m
   bool exact() const { return options.rigid == RigidMode::Exact && !bones.empty(); }
@@ -139,7 +141,7 @@ struct Li2019State {
   double time = 0;
   int64_t steps = 0;
   std::vector<Vec3> x, v;                   // node positions and velocities
-  std::vector<Quat> tetRotation;            // warm start of the local step
+  std::vector<Mat3> tetRotation;            // per tet: the local step's last rotation (its warm start)
   std::vector<BonePose> bones;
   // Contact forces per node at the end of the last step (normal, N;
   // tangential).
@@ -177,6 +179,14 @@ class Li2019Solver {
   const StepStats& lastStats() const { return stats_; }
   // Forces on nodes (N, world) held through the following steps; empty: none.
   void setExternalForces(std::vector<Vec3> forces);
+  // Bones moved by the caller (kinematically, e.g. from a motion clip): one
+  // entry per bone, the pose it must have at the end of the next step, or
+  // nullopt for a bone the solver moves; empty: all free. Held until changed.
+  // The global step then holds those bones exactly (the flesh is solved with
+  // them fixed) and the joint projection moves only the free bones. Needs
+  // RigidMode::Exact (std::invalid_argument otherwise).
+  void setBoneTargets(std::vector<std::optional<BonePose>> targets);
+  const std::vector<std::optional<BonePose>>& boneTargets() const { return targets_; }
 
  private:
   void localStep(const std::vector<Vec3>& x);
@@ -185,6 +195,9 @@ class Li2019Solver {
   // The bones nearest to affine maps x = A (X - c0) + b with the joints held.
   void projectBones(const std::vector<Mat3>& A, const std::vector<Vec3>& b, std::vector<BonePose>& poses);
   void resolvePenetration(std::vector<Vec3>& x, const std::vector<Vec3>& previous, std::vector<BonePose>& poses);
+  // The global step's solution with the driven bones' rows at their targets.
+  void holdDrivenBones(Eigen::MatrixXd& xhat);
+  bool driven(size_t bone) const { return !targets_.empty() && targets_[bone].has_value(); }
   std::shared_ptr<const Li2019Model> model_;
   Settings settings_;
   Li2019State state_;
@@ -192,6 +205,7 @@ class Li2019Solver {
   struct Scratch;
   std::unique_ptr<Scratch> scratch_;
   std::vector<Vec3> external_;
+  std::vector<std::optional<BonePose>> targets_;
 };
 
 }  // namespace sinew::li2019

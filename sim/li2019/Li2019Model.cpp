@@ -1,6 +1,7 @@
 #include "core/Error.h"
 #include "li2019/Factorization.h"
 #include "li2019/Li2019.h"
+#include "li2019/LocalKernel.h"
 
 #include <Eigen/Eigenvalues>
 
@@ -57,6 +58,7 @@ std::shared_ptr<const Li2019Model> buildLi2019Model(const Input& in, const Model
   m->nodeMass.assign(n, 0.0);
   m->tetWeight.resize(T);
   m->tetGradient.resize(T);
+  std::vector<Mat3> restShapeInverse(T);
   for (size_t t = 0; t < T; ++t) {
     const Tet& tet = mesh.tets[t];
     Mat3 Dm;
@@ -70,11 +72,13 @@ std::shared_ptr<const Li2019Model> buildLi2019Model(const Input& in, const Model
     G.row(0) = -inv.colwise().sum();
     G.bottomRows<3>() = inv;
     m->tetGradient[t] = G;
+    restShapeInverse[t] = inv;
     const bool bone = m->tetRegion[t] >= 0;
     m->tetWeight[t] = 2 * mu * volume * (bone && o.rigid == RigidMode::Stiffness ? o.boneStiffnessRatio : 1.0);
     const double mass = (bone ? o.boneDensity : o.density) * volume;
     for (int c = 0; c < 4; ++c) m->nodeMass[size_t(tet[c])] += mass / 4;
   }
+  m->tetBlocks = std::make_shared<const TetBlocks>(makeTetBlocks(mesh.tets, restShapeInverse, m->tetWeight));
   m->cornerOffsets.assign(n + 1, 0);
   for (const Tet& tet : mesh.tets)
     for (int c = 0; c < 4; ++c) ++m->cornerOffsets[size_t(tet[c]) + 1];
@@ -166,7 +170,7 @@ Li2019State restState(const Li2019Model& m) {
   Li2019State s;
   s.x = m.restNodes;
   s.v.assign(m.nodeCount(), Vec3::Zero());
-  s.tetRotation.assign(m.tetCount(), Quat::Identity());
+  s.tetRotation.assign(m.tetCount(), Mat3::Identity());
   s.bones.resize(m.bones.size());
   for (size_t k = 0; k < m.bones.size(); ++k) s.bones[k].centroid = m.bones[k].restCentroid;
   s.contactNormal.assign(m.nodeCount(), 0.0);

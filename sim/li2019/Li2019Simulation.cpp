@@ -54,7 +54,10 @@ Li2019Simulation::Li2019Simulation(const Project& project, const ModelOptions& o
   // Each skeleton joint rides on its own bone region, else on its nearest
   // ancestor's.
   const Skeleton& skel = project.skeleton->skeleton;
+  skeleton_ = skel;
   jointRest_ = skel.worldRest();
+  boneJoint_.assign(input.bones.size(), -1);
+  for (size_t k = 0; k < input.bones.size(); ++k) boneJoint_[k] = skel.find(input.bones[k]);
   jointBone_.assign(skel.size(), -1);
   for (size_t j = 0; j < skel.size(); ++j) {
     for (size_t k = 0; k < input.bones.size(); ++k)
@@ -85,8 +88,63 @@ void Li2019Simulation::setGrab(const std::optional<Grab>& grab) {
   if (!grab_ || grab_->vertex < 0 || size_t(grab_->vertex) >= embedding_.vertexCount()) solver_->setExternalForces({});
 }
 
+void Li2019Simulation::setMotion(std::optional<MotionClip> clip, bool loop, const std::vector<std::string>& bones,
+                                 double blendSeconds) {
+  const Li2019Model& m = solver_->model();
+  if (!clip) {
+    clip_.reset();
+    solver_->setBoneTargets({});
+    return;
+  }
+  std::vector<uint8_t> driven(m.bones.size(), bones.empty() ? 1 : 0);
+  for (const std::string& name : bones) {
+    size_t k = 0;
+    while (k < m.bones.size() && m.bones[k].name != name) ++k;
+    if (k == m.bones.size()) {
+      std::string known;
+      for (const Bone& b : m.bones) known += (known.empty() ? "" : ", ") + b.name;
+      throw InputError("li2019", "no bone called '" + name + "' (bones: " + known + ")");
+    }
+    driven[k] = 1;
+  }
+  for (size_t k = 0; k < m.bones.size(); ++k)
+    if (driven[k] && boneJoint_[k] < 0)
+      throw InputError("li2019", "bone '" + m.bones[k].name + "' is not a joint of the skeleton: it cannot follow a clip");
+  skeletonPoseFromClip(skeleton_, *clip, 0.0, loop);  // throws when no joint of the clip is the skeleton's
+  clip_ = std::move(clip);
+  loop_ = loop;
+  drivenBone_ = std::move(driven);
+  motionStart_ = time();
+  blendSeconds_ = std::max(0.0, blendSeconds);
+  blendFrom_ = solver_->state().bones;
+}
+
+size_t Li2019Simulation::drivenBones() const {
+  return clip_ ? size_t(std::count(drivenBone_.begin(), drivenBone_.end(), 1)) : 0;
+}
+
 void Li2019Simulation::step() {
   const Li2019Model& m = solver_->model();
+  if (clip_) {
+    // The driven bones' poses at the end of this step: the clip's motion of
+    // their joints from rest, blended in from where they were.
+    const double t = time() + dt();
+    const std::vector<Transform> world = skeletonPoseFromClip(skeleton_, *clip_, t, loop_);
+    const double s = blendSeconds_ > 0 ? std::clamp((t - motionStart_) / blendSeconds_, 0.0, 1.0) : 1.0;
+    std::vector<std::optional<BonePose>> targets(m.bones.size());
+    for (size_t k = 0; k < m.bones.size(); ++k) {
+      if (!drivenBone_[k]) continue;
+      const size_t j = size_t(boneJoint_[k]);
+      const Transform motion = world[j] * jointRest_[j].inverse();
+      const BonePose& from = blendFrom_[k];
+      const Quat q = Quat(from.rotation).normalized().slerp(s, motion.rotation).normalized();
+      BonePose pose;
+      pose.rotation = q.toRotationMatrix();
+      pose.centroid = (1 - s) * from.centroid + s * motion.apply(m.bones[k].restCentroid);
+      targets[k] = pose;
+    }
+    solver_->setBoneTargets(std::move(targets));
+  }
   if (grab_ && grab_->vertex >= 0 && size_t(grab_->vertex) < embedding_.vertexCount()) {
     // The spring on the surface vertex, spread over its tet's nodes.
     const size_t v = size_t(grab_->vertex);
@@ -163,7 +221,7 @@ SimMeasures Li2019Simulation::measure() const {
   for (size_t t = 0; t < m.tetCount(); ++t) {
     Mat3 F = Mat3::Zero();
     for (int c = 0; c < 4; ++c) F += s.x[size_t(m.tets[t][c])] * m.tetGradient[t].row(c);
-    out.elasticEnergy += 0.5 * m.tetWeight[t] * (F - s.tetRotation[t].toRotationMatrix()).squaredNorm();
+    out.elasticEnergy += 0.5 * m.tetWeight[t] * (F - s.tetRotation[t]).squaredNorm();
     if (F.determinant() <= 0) ++out.invertedTets;
   }
   return out;
@@ -178,6 +236,11 @@ void Li2019Simulation::restore(const SimSnapshot& s) {
   if (!snap) throw std::invalid_argument("not a li2019 snapshot");
   solver_->setState(snap->state);
   lastGood_ = snap->state;
+  // A restore before the motion began blends in again from the restored poses.
+  if (clip_ && snap->state.time < motionStart_) {
+    motionStart_ = snap->state.time;
+    blendFrom_ = snap->state.bones;
+  }
 }
 
 }  // namespace sinew::li2019

@@ -3,8 +3,9 @@
 // --regions) with its skeleton's joints between the bone regions, the
 // embedded surface for display and export, measures, snapshots, toggles
 // (gravity and contact; plasticity and damping do not apply) and the grab
-// spring. The bones are passive: the character falls as a rag doll of exact
-// bones and soft flesh.
+// spring. Bones are passive (the character falls as a rag doll of exact
+// bones and soft flesh) unless a motion clip drives them kinematically
+// (setMotion): then the flesh, and any bone left free, follows physically.
 #pragma once
 
 #include "li2019/Li2019.h"
@@ -39,6 +40,17 @@ class Li2019Simulation final : public Simulation {
   SimToggles toggles() const override { return toggles_; }
   void setGrab(const std::optional<Grab>& grab) override;
 
+  // Drives bones kinematically from a clip of the project's skeleton (joints
+  // matched by name; skeletonPoseFromClip at the simulation time): the named
+  // bones (empty: every bone) follow the clip from the next step on,
+  // blending in from their current poses over `blendSeconds`. nullopt: all
+  // bones passive again. Throws InputError naming an unknown bone, or the
+  // clip when none of its joints is the skeleton's.
+  void setMotion(std::optional<MotionClip> clip, bool loop = true, const std::vector<std::string>& bones = {},
+                 double blendSeconds = 0.5);
+  const std::optional<MotionClip>& motion() const { return clip_; }
+  size_t drivenBones() const;
+
   const Li2019Solver& solver() const { return *solver_; }
   const Li2019Model& model() const { return solver_->model(); }
   const std::vector<Tri>& surfaceTriangles() const { return triangles_; }
@@ -54,6 +66,13 @@ class Li2019Simulation final : public Simulation {
   std::vector<Transform> jointRest_;   // world rest transform per skeleton joint
   std::vector<int32_t> jointBone_;     // the bone (volume region) that carries each joint, or -1
   std::optional<Grab> grab_;
+  Skeleton skeleton_;
+  std::optional<MotionClip> clip_;
+  bool loop_ = true;
+  std::vector<uint8_t> drivenBone_;    // per bone region
+  std::vector<int32_t> boneJoint_;     // the skeleton joint of each bone region
+  double motionStart_ = 0, blendSeconds_ = 0;
+  std::vector<BonePose> blendFrom_;    // the bones' poses when the motion was set
   Li2019State lastGood_;
 };
 

@@ -1,5 +1,6 @@
 #include "li2019/Factorization.h"
 #include "li2019/Li2019.h"
+#include "li2019/LocalKernel.h"
 #include "solver/Simulation.h"
 
 #include <Eigen/Cholesky>
@@ -39,29 +40,6 @@ Mat3 nearestRotation(const Mat3& a) {
   return u * svd.matrixV().transpose();
 }
 
-// The rotational part of F by Mueller et al. 2016 ("A robust method to
-// extract the rotational part of deformations"), warm-started from q.
-// At most `iterations` per call (Settings::rotationIterations): the warm
-// start carries the rotation from one local/global iteration (and step) to
-// the next, so it converges along with the iteration itself; stops early
-// below 1e-6 rad.
-void extractRotation(const Mat3& F, Quat& q, int iterations) {
-  for (int it = 0; it < iterations; ++it) {
-    const Mat3 R = q.toRotationMatrix();
-    const double d = std::abs(R.col(0).dot(F.col(0)) + R.col(1).dot(F.col(1)) + R.col(2).dot(F.col(2))) + 1e-9;
-    const Vec3 omega = (R.col(0).cross(F.col(0)) + R.col(1).cross(F.col(1)) + R.col(2).cross(F.col(2))) / d;
-    const double w = omega.norm();
-    if (w < 1e-6) break;
-    if (w < 0.05) {
-      // exp(omega) q to second order, without trigonometry.
-      const Quat dq(1 - w * w / 8, 0.5 * omega.x(), 0.5 * omega.y(), 0.5 * omega.z());
-      q = (dq * q).normalized();
-    } else {
-      q = (Quat(Eigen::AngleAxisd(w, omega / w)) * q).normalized();
-    }
-  }
-}
-
 // (P21 - P12, P02 - P20, P10 - P01): sum m r x (N r) for P = N S.
 Vec3 axial(const Mat3& p) { return {p(2, 1) - p(1, 2), p(0, 2) - p(2, 0), p(1, 0) - p(0, 1)}; }
 
@@ -74,7 +52,14 @@ struct Li2019Solver::Scratch {
   std::vector<Vec3> normal;          // contact normal per node
   std::vector<double> depth;         // penetration per node (this iteration)
   std::vector<Vec3> x;
-  std::vector<Mat3> rotation;        // per tet, this iteration
+  std::vector<Vec3> corner;          // per tet corner: the local step's pull w R g_c
+  // Driven bones (Dirichlet rows of the global step): their first reduced
+  // rows, Z = K^-1 E for the unit columns E of their 4 rows each, and the
+  // factored E^T Z. Rebuilt when the set of driven bones changes.
+  std::vector<uint8_t> drivenSet;
+  std::vector<long> drivenRows;
+  Eigen::MatrixXd Z;
+  Eigen::LLT<Eigen::MatrixXd> capacitance;
 };
 
 Li2019Solver::Li2019Solver(std::shared_ptr<const Li2019Model> model, Settings settings)
@@ -97,33 +82,70 @@ void Li2019Solver::setExternalForces(std::vector<Vec3> forces) {
   external_ = std::move(forces);
 }
 
+void Li2019Solver::setBoneTargets(std::vector<std::optional<BonePose>> targets) {
+  if (!targets.empty() && targets.size() != model_->bones.size())
+    throw std::invalid_argument("Li2019Solver::setBoneTargets: one entry per bone");
+  const bool any = std::any_of(targets.begin(), targets.end(), [](const auto& t) { return t.has_value(); });
+  if (any && !model_->exact())
+    throw std::invalid_argument("Li2019Solver::setBoneTargets: driven bones need exact bones (RigidMode::Exact)");
+  targets_ = any ? std::move(targets) : std::vector<std::optional<BonePose>>{};
+}
+
+void Li2019Solver::holdDrivenBones(Eigen::MatrixXd& xhat) {
+  const Li2019Model& m = *model_;
+  Scratch& w = *scratch_;
+  std::vector<uint8_t> set(m.bones.size(), 0);
+  for (size_t k = 0; k < m.bones.size(); ++k) set[k] = driven(k) ? 1 : 0;
+  if (set != w.drivenSet) {
+    // x = x0 + Z lambda with (E^T Z) lambda = t - E^T x0 is the minimiser
+    // of the same quadratic with the driven rows fixed at t.
+    w.drivenSet = set;
+    w.drivenRows.clear();
+    for (size_t k = 0; k < m.bones.size(); ++k)
+      if (set[k]) w.drivenRows.push_back(m.reducedIndex[size_t(m.bones[k].nodes.front())]);
+    const long d = long(4 * w.drivenRows.size());
+    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(m.reducedSize, d);
+    for (size_t j = 0; j < w.drivenRows.size(); ++j)
+      for (int a = 0; a < 4; ++a) E(w.drivenRows[j] + a, long(4 * j) + a) = 1;
+    m.factor->solve(E, w.Z);
+    Eigen::MatrixXd S(d, d);
+    for (size_t j = 0; j < w.drivenRows.size(); ++j)
+      for (int a = 0; a < 4; ++a) S.row(long(4 * j) + a) = w.Z.row(w.drivenRows[j] + a);
+    w.capacitance.compute(0.5 * (S + S.transpose()));
+  }
+  if (w.drivenRows.empty()) return;
+  Eigen::MatrixXd gap(long(4 * w.drivenRows.size()), 3);
+  size_t j = 0;
+  for (size_t k = 0; k < m.bones.size(); ++k) {
+    if (!set[k]) continue;
+    const BonePose& target = *targets_[k];
+    const long row = w.drivenRows[j], at = long(4 * j);
+    gap.block<3, 3>(at, 0) = target.rotation.transpose() - xhat.block<3, 3>(row, 0);  // rows A^T
+    gap.row(at + 3) = target.centroid.transpose() - xhat.row(row + 3);
+    ++j;
+  }
+  xhat.noalias() += w.Z * w.capacitance.solve(gap);
+}
+
 void Li2019Solver::localStep(const std::vector<Vec3>& x) {
   const Li2019Model& m = *model_;
+  const TetBlocks& blocks = *m.tetBlocks;
   Eigen::MatrixXd& p = scratch_->p;
-  std::vector<Mat3>& rotation = scratch_->rotation;
-  rotation.resize(m.tetCount());
+  std::vector<Vec3>& corner = scratch_->corner;
+  corner.resize(m.tetCount() * 4);
   scratch_->arena.execute([&] {
-    tbb::parallel_for(tbb::blocked_range<size_t>(0, m.tetCount(), 512), [&](const tbb::blocked_range<size_t>& r) {
-      for (size_t t = r.begin(); t < r.end(); ++t) {
-        const Tet& tet = m.tets[t];
-        const Eigen::Matrix<double, 4, 3>& G = m.tetGradient[t];
-        Mat3 F = Mat3::Zero();
-        for (int c = 0; c < 4; ++c) F += x[size_t(tet[c])] * G.row(c);
-        Quat& q = state_.tetRotation[t];
-        extractRotation(F, q, settings_.rotationIterations);
-        rotation[t] = q.toRotationMatrix();
-      }
+    // Per tet: R nearest to F and its pull w R g_c on each corner (eight
+    // tets per vector operation, LocalKernel.h).
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, blocks.blocks, 64), [&](const tbb::blocked_range<size_t>& r) {
+      localBlocks(blocks, r.begin(), r.end(), x.data(), state_.tetRotation.data(), corner.data());
     });
-    // J p per node: sum over its tets of w G_row R^T (a gather: no two
-    // threads write one node, and the order of the sum is fixed).
+    // J p per node: the sum of its corners' pulls (a gather: no two threads
+    // write one node, and the order of the sum is fixed).
     tbb::parallel_for(tbb::blocked_range<size_t>(0, m.nodeCount(), 512), [&](const tbb::blocked_range<size_t>& r) {
       for (size_t i = r.begin(); i < r.end(); ++i) {
-        Eigen::RowVector3d sum = Eigen::RowVector3d::Zero();
-        for (int32_t a = m.cornerOffsets[i]; a < m.cornerOffsets[i + 1]; ++a) {
-          const int32_t tc = m.corners[size_t(a)], t = tc / 4, c = tc % 4;
-          sum += m.tetWeight[size_t(t)] * m.tetGradient[size_t(t)].row(c) * rotation[size_t(t)].transpose();
-        }
-        p.row(long(i)) = sum;
+        Vec3 sum = Vec3::Zero();
+        for (int32_t a = m.cornerOffsets[i]; a < m.cornerOffsets[i + 1]; ++a) sum += corner[size_t(m.corners[size_t(a)])];
+        p.row(long(i)) = sum.transpose();
       }
     });
   });
@@ -200,24 +222,34 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
   const Li2019Model& m = *model_;
   const size_t nb = m.bones.size(), nj = m.joints.size();
   for (size_t k = 0; k < nb; ++k) {
+    if (driven(k)) {
+      poses[k] = *targets_[k];
+      continue;
+    }
     // Procrustes: the rotation nearest to the affine map (mass-weighted), the
     // centroid kept.
     poses[k].rotation = nearestRotation(A[k] * m.bones[k].secondMoment);
     poses[k].centroid = b[k];
   }
-  if (nj == 0) return;
+  // The joints the projection can close: those with a free bone (between
+  // two driven bones the caller's poses decide).
+  std::vector<size_t> active;
+  for (size_t j = 0; j < nj; ++j)
+    if (!driven(size_t(m.joints[j].boneA)) || !driven(size_t(m.joints[j].boneB))) active.push_back(j);
+  if (active.empty()) return;
   std::vector<double>& errors = stats_.jointErrors.emplace_back();
   const double tolerance = settings_.jointTolerance * m.size;
-  Eigen::MatrixXd C(long(3 * nj), long(6 * nb)), schur(long(3 * nj), long(3 * nj));
-  Eigen::VectorXd c(long(6 * nb)), r(long(3 * nj)), qinvC(long(6 * nb));
+  const size_t na = active.size();
+  Eigen::MatrixXd C(long(3 * na), long(6 * nb)), schur(long(3 * na), long(3 * na));
+  Eigen::VectorXd c(long(6 * nb)), r(long(3 * na)), qinvC(long(6 * nb));
   std::vector<Mat3> inertiaInverse(nb);
   for (size_t k = 0; k < nb; ++k) inertiaInverse[k] = m.bones[k].inertia.inverse();
   int iterations = 0;
   for (; iterations < settings_.maxConstraintIterations; ++iterations) {
     // Joint gaps (the residual of eq. 13c).
     double error = 0, worst = 0;
-    for (size_t j = 0; j < nj; ++j) {
-      const Joint& J = m.joints[j];
+    for (size_t j = 0; j < na; ++j) {
+      const Joint& J = m.joints[active[j]];
       const BonePose &pa = poses[size_t(J.boneA)], &pb = poses[size_t(J.boneB)];
       const Vec3 gap = (pb.rotation * J.localB + pb.centroid) - (pa.rotation * J.localA + pa.centroid);
       r.segment<3>(long(3 * j)) = gap;
@@ -237,7 +269,7 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
     for (size_t k = 0; k < nb; ++k) {
       const Bone& bone = m.bones[k];
       const Mat3& R = poses[k].rotation;
-      if (iterations >= kRestoreAfter) {
+      if (iterations >= kRestoreAfter || driven(k)) {
         c.segment<6>(long(6 * k)).setZero();
         continue;
       }
@@ -246,8 +278,8 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
     }
     // Linearised joints (eq. 16-17): C s = r.
     C.setZero();
-    for (size_t j = 0; j < nj; ++j) {
-      const Joint& J = m.joints[j];
+    for (size_t j = 0; j < na; ++j) {
+      const Joint& J = m.joints[active[j]];
       const long row = long(3 * j), a = 6 * J.boneA, bb = 6 * J.boneB;
       const Mat3 &Ra = poses[size_t(J.boneA)].rotation, &Rb = poses[size_t(J.boneB)].rotation;
       C.block<3, 3>(row, a) = -Ra * cross(J.localA);
@@ -257,16 +289,21 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
     }
     // min s^T Q s + c^T s, C s = r: s = (2Q)^-1 (C^T lambda - c) with
     // C (2Q)^-1 C^T lambda = r + C (2Q)^-1 c.
+    // A driven bone has infinite mass here: the projection never moves it.
     auto halfQinv = [&](const Eigen::VectorXd& v) {
       Eigen::VectorXd out(v.size());
       for (size_t k = 0; k < nb; ++k) {
+        if (driven(k)) {
+          out.segment<6>(long(6 * k)).setZero();
+          continue;
+        }
         out.segment<3>(long(6 * k)) = 0.5 * inertiaInverse[k] * v.segment<3>(long(6 * k));
         out.segment<3>(long(6 * k + 3)) = 0.5 / m.bones[k].mass * v.segment<3>(long(6 * k + 3));
       }
       return out;
     };
-    Eigen::MatrixXd QinvCt(long(6 * nb), long(3 * nj));
-    for (long col = 0; col < long(3 * nj); ++col) QinvCt.col(col) = halfQinv(C.row(col).transpose());
+    Eigen::MatrixXd QinvCt(long(6 * nb), long(3 * na));
+    for (long col = 0; col < long(3 * na); ++col) QinvCt.col(col) = halfQinv(C.row(col).transpose());
     schur = C * QinvCt;
     const Eigen::VectorXd lambda = schur.ldlt().solve(r + C * halfQinv(c));
     Eigen::VectorXd s = QinvCt * lambda - halfQinv(c);
@@ -277,6 +314,7 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
     if (largest > 0.5) s *= 0.5 / largest;
     // Back to SE(3) exactly (eq. 14 with the exponential map).
     for (size_t k = 0; k < nb; ++k) {
+      if (driven(k)) continue;
       const Vec3 omega = s.segment<3>(long(6 * k)), l = s.segment<3>(long(6 * k + 3));
       poses[k].centroid += poses[k].rotation * l;
       poses[k].rotation = poses[k].rotation * expRotation(omega);
@@ -314,7 +352,7 @@ void Li2019Solver::resolvePenetration(std::vector<Vec3>& x, const std::vector<Ve
       slide -= slide.dot(d.normal) * d.normal;
       const double length = slide.norm();
       if (length > 0) x[i] -= slide * std::min(1.0, s.friction * d.depth / length);
-    } else if (d.depth > boneShift[size_t(k)].depth) {
+    } else if (!driven(size_t(k)) && d.depth > boneShift[size_t(k)].depth) {
       boneShift[size_t(k)] = d;
     }
   }
@@ -360,6 +398,12 @@ const StepStats& Li2019Solver::step() {
   Eigen::MatrixXd forces(long(n), 3);
 
   std::vector<BonePose> poses = state_.bones;
+  for (size_t k = 0; k < m.bones.size(); ++k) {
+    if (!driven(k)) continue;
+    poses[k] = *targets_[k];  // and its nodes start there
+    for (int32_t i : m.bones[k].nodes)
+      w.x[size_t(i)] = poses[k].rotation * (m.restNodes[size_t(i)] - m.bones[k].restCentroid) + poses[k].centroid;
+  }
   for (int it = 0; it < s.iterations; ++it) {
     auto t = Clock::now();
     localStep(w.x);
@@ -370,6 +414,7 @@ const StepStats& Li2019Solver::step() {
     for (size_t i = 0; i < external_.size(); ++i) forces.row(long(i)) += external_[i].transpose();
     w.rhs = inertial + m.factor->Bt * forces;
     m.factor->solve(w.rhs, w.xhat);
+    if (!targets_.empty()) holdDrivenBones(w.xhat);
     stats_.globalSeconds += since(t);
     t = Clock::now();
     if (m.exact()) constraintStep(w.xhat, poses);

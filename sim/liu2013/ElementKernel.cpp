@@ -3,6 +3,8 @@
 // doubles and every operator acts lane by lane.
 #include "liu2013/ElementKernel.h"
 
+#include "core/Lanes.h"
+
 #include <Eigen/SVD>
 
 #include <algorithm>
@@ -103,133 +105,10 @@ ElementBlocks makeElementBlocks(const std::vector<Tet>& tets, const std::vector<
 }
 
 // ---------------------------------------------------------------------------
-// The vector kernel
+// The vector kernel (helpers in core/Lanes.h)
 
-namespace {
-
-// The vector helpers below are always inlined into computeElements' clones,
-// so no vector ever crosses a call boundary: GCC's note that passing one
-// would change the ABI does not apply.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
-#define SINEW_LANES_INLINE inline __attribute__((always_inline))
-
-using V = double __attribute__((vector_size(kLanes * sizeof(double))));
-using Mask = decltype(V{} < V{});
-
-// A 3x3 matrix per lane, column-major like Eigen: a[col * 3 + row].
-struct M {
-  V a[9];
-  V& operator()(int r, int c) { return a[c * 3 + r]; }
-  const V& operator()(int r, int c) const { return a[c * 3 + r]; }
-};
-
-SINEW_LANES_INLINE V load(const double* p) {
-  V v;
-  std::memcpy(&v, p, sizeof(V));
-  return v;
-}
-SINEW_LANES_INLINE void store(const V& v, double* p) { std::memcpy(p, &v, sizeof(V)); }
-SINEW_LANES_INLINE V splat(double s) { return V{} + s; }
-SINEW_LANES_INLINE bool any(const Mask& m) {
-  for (int l = 0; l < kLanes; ++l)
-    if (m[l]) return true;
-  return false;
-}
-SINEW_LANES_INLINE V select(const Mask& m, const V& a, const V& b) { return m ? a : b; }
-
-// C = A B
-SINEW_LANES_INLINE void mul(const M& A, const M& B, M& C) {
-  for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) C(r, c) = A(r, 0) * B(0, c) + A(r, 1) * B(1, c) + A(r, 2) * B(2, c);
-}
-// C = A^T B
-SINEW_LANES_INLINE void mulTN(const M& A, const M& B, M& C) {
-  for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) C(r, c) = A(0, r) * B(0, c) + A(1, r) * B(1, c) + A(2, r) * B(2, c);
-}
-// C = A B^T
-SINEW_LANES_INLINE void mulNT(const M& A, const M& B, M& C) {
-  for (int c = 0; c < 3; ++c)
-    for (int r = 0; r < 3; ++r) C(r, c) = A(r, 0) * B(c, 0) + A(r, 1) * B(c, 1) + A(r, 2) * B(c, 2);
-}
-// Columns x1 x x2, x2 x x0, x0 x x1: det(X) X^-T, the derivative of det X.
-SINEW_LANES_INLINE void cofactor(const M& X, M& C) {
-  for (int c = 0; c < 3; ++c) {
-    const int i = (c + 1) % 3, j = (c + 2) % 3;
-    C(0, c) = X(1, i) * X(2, j) - X(2, i) * X(1, j);
-    C(1, c) = X(2, i) * X(0, j) - X(0, i) * X(2, j);
-    C(2, c) = X(0, i) * X(1, j) - X(1, i) * X(0, j);
-  }
-}
-// det X from its cofactor matrix: the first column's dot product.
-SINEW_LANES_INLINE V detFrom(const M& X, const M& C) { return X(0, 0) * C(0, 0) + X(1, 0) * C(1, 0) + X(2, 0) * C(2, 0); }
-SINEW_LANES_INLINE V squaredNorm(const M& X) {
-  V s = X.a[0] * X.a[0];
-  for (int k = 1; k < 9; ++k) s += X.a[k] * X.a[k];
-  return s;
-}
-
-// Newton's polar iteration on every lane of X (in place), stopping each lane
-// where the scalar polarRotation() would. Returns the lanes it could handle:
-// the others (inverted or flat X) are left as they were.
-SINEW_LANES_INLINE Mask polarNewton(M& X) {
-  M C;
-  cofactor(X, C);
-  V d = detFrom(X, C);
-  const V scale = squaredNorm(X) / 3.0;
-  const Mask ok = (d > 0.0) & (d * d > kFlat * kFlat * scale * scale * scale);
-  Mask active = ok;
-  for (int it = 0; it < kNewtonIterations && any(active); ++it) {
-    if (it > 0) {
-      cofactor(X, C);
-      d = detFrom(X, C);
-    }
-    M next;
-    V change = splat(0.0);
-    for (int k = 0; k < 9; ++k) {
-      next.a[k] = 0.5 * (X.a[k] + C.a[k] / d);
-      const V diff = next.a[k] - X.a[k];
-      change += diff * diff;
-    }
-    for (int k = 0; k < 9; ++k) X.a[k] = select(active, next.a[k], X.a[k]);
-    active = active & (change >= 1e-10);
-  }
-  return ok & ~active;  // lanes still moving did not converge: the fallback takes them
-}
-
-SINEW_LANES_INLINE Mat3 lane(const M& A, int l) {
-  Mat3 r;
-  for (int k = 0; k < 9; ++k) r.data()[k] = A.a[k][l];
-  return r;
-}
-SINEW_LANES_INLINE void setLane(M& A, int l, const Mat3& r) {
-  for (int k = 0; k < 9; ++k) A.a[k][l] = r.data()[k];
-}
-
-// Per-element Mat3s of the block's lanes (AoS, Eigen layout) -> M.
-SINEW_LANES_INLINE void gather(const Mat3* src, const size_t* elem, M& A) {
-  alignas(64) double buf[9][kLanes];
-  for (int l = 0; l < kLanes; ++l) {
-    const double* p = src[elem[l]].data();
-    for (int k = 0; k < 9; ++k) buf[k][l] = p[k];
-  }
-  for (int k = 0; k < 9; ++k) A.a[k] = load(buf[k]);
-}
-// Edge matrix [p1 - p0, p2 - p0, p3 - p0] of per-node points.
-SINEW_LANES_INLINE void edges(const Vec3* p, const int32_t* node, M& A) {
-  alignas(64) double buf[9][kLanes];
-  for (int l = 0; l < kLanes; ++l) {
-    const Vec3& p0 = p[node[l]];
-    for (int c = 1; c < 4; ++c) {
-      const Vec3& pc = p[node[c * kLanes + l]];
-      for (int k = 0; k < 3; ++k) buf[(c - 1) * 3 + k][l] = pc[k] - p0[k];
-    }
-  }
-  for (int k = 0; k < 9; ++k) A.a[k] = load(buf[k]);
-}
-
-}  // namespace
+using namespace lanes;
+static_assert(liu2013::kLanes == lanes::kLanes);
 
 __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 void computeElements(const ElementBlocks& e, size_t firstBlock, size_t lastBlock, const ElementInput& in,
@@ -273,7 +152,7 @@ void computeElements(const ElementBlocks& e, size_t firstBlock, size_t lastBlock
       mulNT(fp, f, p);                                  // F_p F^T = R* S*
       gather(out.plasticRotation, elem, rs0);
       mulTN(rs0, p, x2);
-      const Mask ok1 = polarNewton(x1), ok2 = polarNewton(x2);
+      const Mask ok1 = polarNewton(x1, kFlat, kNewtonIterations), ok2 = polarNewton(x2, kFlat, kNewtonIterations);
       M rs;
       mul(rot0, x1, rot);
       mul(rs0, x2, rs);
@@ -295,7 +174,7 @@ void computeElements(const ElementBlocks& e, size_t firstBlock, size_t lastBlock
       for (int l = 0; l < valid; ++l)
         for (int k = 0; k < 9; ++k) out.plasticRotation[elem[l]].data()[k] = buf[k][l];
     } else {
-      const Mask ok = polarNewton(x1);
+      const Mask ok = polarNewton(x1, kFlat, kNewtonIterations);
       mul(rot0, x1, rot);
       for (int l = 0; l < kLanes; ++l)
         if (!ok[l]) {

@@ -21,7 +21,7 @@
 
 namespace sinew::liu2013 {
 
-inline constexpr int kLanes = 8;
+inline constexpr int kLanes = 8;  // = lanes::kLanes (core/Lanes.h, checked in the kernel)
 
 // The elements' immutable data, in blocks of kLanes. Lanes past the last
 // element repeat it and are never written back.

@@ -143,4 +143,44 @@ std::pair<std::string, double> detectHumanUnits(double height) {
   return best;
 }
 
+std::vector<Transform> skeletonPoseFromClip(const Skeleton& skeleton, const MotionClip& clip, double t, bool loop) {
+  std::vector<int32_t> clipJoint(skeleton.size(), -1);
+  bool any = false;
+  for (size_t j = 0; j < skeleton.size(); ++j)
+    for (size_t c = 0; c < clip.joints.size(); ++c)
+      if (clip.joints[c].name == skeleton.joints[j].name) {
+        clipJoint[j] = int32_t(c);
+        any = true;
+      }
+  if (!any) throw InputError(clip.name, "no joint of the clip has the name of a skeleton joint (retarget the clip first)");
+  const double duration = clip.duration();
+  double tc = std::max(t, 0.0), loops = 0;
+  if (duration > 0) {
+    if (loop) {
+      loops = std::floor(tc / duration);
+      tc -= loops * duration;
+    } else {
+      tc = std::min(tc, duration);
+    }
+  }
+  const std::vector<Transform> clipLocal = clip.localPoseAt(tc);
+  std::vector<Transform> local(skeleton.size());
+  for (size_t j = 0; j < skeleton.size(); ++j) {
+    local[j] = skeleton.joints[j].restLocal;
+    if (clipJoint[j] >= 0) local[j].rotation = clipLocal[size_t(clipJoint[j])].rotation;
+  }
+  for (size_t j = 0; j < skeleton.size(); ++j) {
+    if (skeleton.joints[j].parent >= 0 || clipJoint[j] < 0) continue;
+    const size_t c = size_t(clipJoint[j]);
+    Vec3 travel = clipLocal[c].translation - clip.localPoseAt(0.0)[c].translation;
+    if (loops > 0) {
+      Vec3 perLoop = clip.localPoseAt(duration)[c].translation - clip.localPoseAt(0.0)[c].translation;
+      perLoop.y() = 0;
+      travel += loops * perLoop;
+    }
+    local[j].translation += travel;
+  }
+  return skeleton.worldFromLocal(local);
+}
+
 }  // namespace sinew

@@ -55,6 +55,15 @@ struct MotionClip {
   bool operator==(const MotionClip&) const = default;
 };
 
+// The character's skeleton posed by a clip of it (joints matched by name):
+// world transforms per skeleton joint at time t. A matched joint's clip
+// rotation replaces its rest rotation (its rest offset from the parent
+// stays); the root moves by the clip root's travel since the clip's start,
+// added to the skeleton's rest root (a looping clip keeps travelling
+// horizontally, loop after loop); unmatched joints keep their rest pose
+// relative to the parent. Throws InputError when no joint matches.
+std::vector<Transform> skeletonPoseFromClip(const Skeleton& skeleton, const MotionClip& clip, double t, bool loop);
+
 // Height of the clip's rest pose in file units (top to bottom over joints and end sites).
 double restHeight(const MotionClip& clip);
 

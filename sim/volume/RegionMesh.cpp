@@ -332,6 +332,7 @@ RegionMeshResult buildRegionMesh(const TriMesh& exterior, const std::vector<Bone
   if (!tet.missingRegions.empty())
     throw InputError(name, "bone '" + bones[size_t(tet.missingRegions.front())].name + "' received no tetrahedra");
   if (tet.mesh.region.empty()) tet.mesh.region.assign(tet.mesh.tetCount(), -1);
+  sortSpatially(tet.mesh);  // TetGen's order scatters neighbours: the solvers' loops read faster in Z-order
 
   // 4. Fixed nodes: the nodes of each bone's tets.
   VolumeObject& v = result.volume;

@@ -17,6 +17,51 @@ double tetVolume(const TetMesh& m, size_t t) {
   return (m.nodes[k[1]] - x0).dot((m.nodes[k[2]] - x0).cross(m.nodes[k[3]] - x0)) / 6.0;
 }
 
+std::vector<int32_t> sortSpatially(TetMesh& mesh) {
+  const size_t n = mesh.nodeCount(), T = mesh.tetCount();
+  std::vector<int32_t> newIndex(n, -1);
+  if (T == 0) {
+    for (size_t i = 0; i < n; ++i) newIndex[i] = int32_t(i);
+    return newIndex;
+  }
+  const Aabb box = mesh.bounds();
+  const Vec3 extent = (box.max - box.min).cwiseMax(Vec3::Constant(1e-300));
+  // 10 bits per axis, interleaved z y x from the top bit down.
+  auto morton = [&](const Vec3& p) {
+    const Vec3 u = ((p - box.min).cwiseQuotient(extent) * 1023.0).cwiseMax(0.0).cwiseMin(1023.0);
+    const uint32_t q[3] = {uint32_t(u.x()), uint32_t(u.y()), uint32_t(u.z())};
+    uint32_t key = 0;
+    for (int bit = 9; bit >= 0; --bit)
+      for (int d = 2; d >= 0; --d) key = (key << 1) | ((q[d] >> bit) & 1u);
+    return key;
+  };
+  std::vector<std::pair<uint32_t, int32_t>> order(T);
+  for (size_t t = 0; t < T; ++t) {
+    Vec3 c = Vec3::Zero();
+    for (int32_t k : mesh.tets[t]) c += mesh.nodes[size_t(k)];
+    order[t] = {morton(c / 4), int32_t(t)};
+  }
+  std::sort(order.begin(), order.end());  // ties by old index: deterministic
+  int32_t next = 0;
+  for (const auto& [key, t] : order)
+    for (int32_t k : mesh.tets[size_t(t)])
+      if (newIndex[size_t(k)] < 0) newIndex[size_t(k)] = next++;
+  for (size_t i = 0; i < n; ++i)
+    if (newIndex[i] < 0) newIndex[i] = next++;
+  TetMesh sorted;
+  sorted.nodes.resize(n);
+  for (size_t i = 0; i < n; ++i) sorted.nodes[size_t(newIndex[i])] = mesh.nodes[i];
+  sorted.tets.reserve(T);
+  for (const auto& [key, t] : order) {
+    Tet tet = mesh.tets[size_t(t)];
+    for (int32_t& k : tet) k = newIndex[size_t(k)];
+    sorted.tets.push_back(tet);
+    if (!mesh.region.empty()) sorted.region.push_back(mesh.region[size_t(t)]);
+  }
+  mesh = std::move(sorted);
+  return newIndex;
+}
+
 double totalVolume(const TetMesh& m) {
   double v = 0;
   for (size_t t = 0; t < m.tetCount(); ++t) v += tetVolume(m, t);

@@ -339,7 +339,7 @@ TEST(CliSimulate, RiggedExampleWritesStatsAndAnimation) {
 
 // --solver li2019 on the conforming mesh `rig --regions` adds: the same stats
 // JSON and exports; a project without that mesh says how to build it.
-TEST(CliSimulate, Li2019RunsThePassiveCharacterOnTheConformingMesh) {
+TEST(CliSimulate, Li2019RunsThePassiveOrDrivenCharacterOnTheConformingMesh) {
   const TempDir dir;
   const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
   const ProcessResult missing = cli(dir, {"simulate", rigged, "--solver", "li2019", "--seconds", "0.1"});
@@ -368,9 +368,32 @@ TEST(CliSimulate, Li2019RunsThePassiveCharacterOnTheConformingMesh) {
   EXPECT_LT(vy, 0.0);
   EXPECT_TRUE(std::filesystem::exists(out + "/regions_0006.obj"));
   EXPECT_TRUE(std::filesystem::exists(out + "/regions.bvh"));
-  // Driven bones are not there yet: refused by name.
-  const ProcessResult driven = cli(dir, {"simulate", regions, "--solver", "li2019", "--motion", "Kick"});
-  expectBadInput(driven, "--motion");
+  // Bones driven kinematically by a clip of the project: the character stands
+  // and kicks instead of collapsing (passive: the centre of mass falls to
+  // ~0.1 m within a second), its flesh carried by the bones.
+  const std::string kickStats = dir.file("kick.json");
+  const ProcessResult kick = cli(dir, {"simulate", regions, "--solver", "li2019", "--motion", "Kick", "--seconds", "1",
+                                       "--iterations", "5", "--stats-json", kickStats});
+  ASSERT_EQ(kick.exitCode, 0) << kick.out << kick.err;
+  const json k = json::parse(test::readBytes(kickStats));
+  EXPECT_EQ(k["summary"]["setup"]["drive"], "kinematic");
+  EXPECT_EQ(k["summary"]["setup"]["motion"], "Kick");
+  EXPECT_EQ(k["summary"]["setup"]["driven_bones"], 19);
+  double lowest = 10;
+  for (const json& c : k["center_of_mass"]) lowest = std::min(lowest, c[1].get<double>());
+  EXPECT_GT(lowest, 0.85) << "held up by its driven bones";
+  const ProcessResult some = cli(dir, {"simulate", regions, "--solver", "li2019", "--motion", "Kick", "--seconds", "0.1",
+                                       "--iterations", "5", "--driven-bones", "Hips,Spine", "--stats-json", kickStats});
+  ASSERT_EQ(some.exitCode, 0) << some.out << some.err;
+  EXPECT_EQ(json::parse(test::readBytes(kickStats))["summary"]["setup"]["driven_bones"], 2);
+  // Bad requests, by name.
+  const ProcessResult unknownBone =
+      cli(dir, {"simulate", regions, "--solver", "li2019", "--motion", "Kick", "--driven-bones", "Tail"});
+  expectBadInput(unknownBone, "--driven-bones");
+  EXPECT_NE(unknownBone.err.find("'Tail'"), std::string::npos) << unknownBone.err;
+  expectBadInput(cli(dir, {"simulate", regions, "--solver", "li2019", "--motion", "Kick", "--drive", "pd"}), "--drive");
+  expectBadInput(cli(dir, {"simulate", regions, "--solver", "li2019", "--driven-bones", "Hips"}), "--driven-bones");
+  expectBadInput(cli(dir, {"simulate", regions, "--solver", "li2019", "--motion", "Dance"}), "Kick");
 
   // The paper's bar as a generated project: it falls 0.5 m, lands and stays on the ground.
   const std::string bar = dir.file("bar.sinew");

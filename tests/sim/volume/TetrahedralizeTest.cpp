@@ -8,6 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
 namespace sinew {
 namespace {
 
@@ -70,6 +74,55 @@ TEST(Tetrahedralize, NestedShellsMakeRegionsFromSeeds) {
   }
   EXPECT_NEAR(boneVolume, 1.0, 1e-9);
   EXPECT_NEAR(fleshVolume, 7.0, 1e-9);
+}
+
+TEST(Tetrahedralize, SpatialSortKeepsEveryTetAndRegionAndBringsNeighboursTogether) {
+  const TriMesh outer = cube(Vec3::Zero(), 2.0);
+  const TriMesh inner = cube(Vec3(0.5, 0.5, 0.5), 1.0);
+  TetrahedralizeOptions o;
+  o.maxVolume = 0.002;
+  const TetMesh before = tetrahedralizeSurface(merged(outer, inner), {}, {{Vec3(1, 1, 1), 3}}, o, "nested cubes").mesh;
+  TetMesh after = before;
+  const std::vector<int32_t> newIndex = sortSpatially(after);
+  ASSERT_EQ(after.nodeCount(), before.nodeCount());
+  ASSERT_EQ(after.tetCount(), before.tetCount());
+  ASSERT_EQ(after.region.size(), after.tetCount());
+  // A permutation of the nodes that moves no position.
+  std::vector<int> hit(before.nodeCount(), 0);
+  for (size_t i = 0; i < before.nodeCount(); ++i) {
+    ASSERT_GE(newIndex[i], 0);
+    ASSERT_LT(size_t(newIndex[i]), after.nodeCount());
+    ++hit[size_t(newIndex[i])];
+    EXPECT_EQ(after.nodes[size_t(newIndex[i])], before.nodes[i]);
+  }
+  for (int h : hit) EXPECT_EQ(h, 1);
+  // The same tets (as sorted node sets, corners in their order) with their regions.
+  auto key = [](Tet t) { std::sort(t.begin(), t.end()); return t; };
+  std::map<Tet, int32_t> was;
+  for (size_t t = 0; t < before.tetCount(); ++t) {
+    Tet mapped = before.tets[t];
+    for (int32_t& k : mapped) k = newIndex[size_t(k)];
+    was[key(mapped)] = before.region[t];
+  }
+  double volumeBefore = 0, volumeAfter = 0;
+  for (size_t t = 0; t < after.tetCount(); ++t) {
+    const auto it = was.find(key(after.tets[t]));
+    ASSERT_NE(it, was.end()) << "tet " << t << " is new";
+    EXPECT_EQ(it->second, after.region[t]);
+    EXPECT_GT(tetVolume(after, t), 0) << "tet " << t << " lost its orientation";
+    volumeBefore += tetVolume(before, t);
+    volumeAfter += tetVolume(after, t);
+  }
+  EXPECT_NEAR(volumeAfter, volumeBefore, 1e-12);
+  // Locality: the mean index distance between the corners of a tet shrinks.
+  auto spread = [](const TetMesh& m) {
+    double sum = 0;
+    for (const Tet& t : m.tets) sum += *std::max_element(t.begin(), t.end()) - *std::min_element(t.begin(), t.end());
+    return sum / double(m.tetCount());
+  };
+  std::printf("mean node index spread per tet: %.0f before, %.0f after (%zu nodes)\n", spread(before), spread(after),
+              after.nodeCount());
+  EXPECT_LT(spread(after), 0.5 * spread(before));
 }
 
 TEST(Tetrahedralize, SteinerPointsInsideBecomeNodesOutsideAreDropped) {
