@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QStandardItemModel>
 #include <QSlider>
 
 #include <initializer_list>
@@ -84,6 +85,7 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   drive_->addItem(tr("PD-tracked clip"), int(DriveMode::Pd));
   clip_ = new QComboBox(driveBox);
   clip_->setObjectName("simClip");
+  clip_->setObjectName("simClip");
   df->addRow(tr("Mode"), drive_);
   df->addRow(tr("Clip"), clip_);
   v->addWidget(driveBox);
@@ -141,7 +143,12 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
     const auto kind = SimulationController::Solver(solver_->currentData().toInt());
     sim_->setSolver(kind);
     const bool liu = kind == SimulationController::Solver::Liu2013;
-    for (QWidget* w : std::initializer_list<QWidget*>{drive_, clip_, plasticity_, damping_}) w->setEnabled(liu);
+    for (QWidget* w : std::initializer_list<QWidget*>{plasticity_, damping_}) w->setEnabled(liu);
+    // Li 2019 drives bones kinematically only: no PD-tracked clip.
+    const int pd = drive_->findData(int(DriveMode::Pd));
+    if (auto* items = qobject_cast<QStandardItemModel*>(drive_->model())) items->item(pd)->setEnabled(liu);
+    if (!liu && drive_->currentIndex() == pd) drive_->setCurrentIndex(drive_->findData(int(DriveMode::Kinematic)));
+    drive_->setToolTip(liu ? QString() : tr("Li 2019: the clip moves the bones kinematically; the flesh follows physically"));
   });
   connect(drive_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);
   connect(clip_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);

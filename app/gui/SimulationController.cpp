@@ -69,11 +69,36 @@ void SimulationController::setSolver(Solver kind) {
   emit stateChanged();
 }
 
+namespace {
+
+// Li 2019 drives bones kinematically: the Kinematic and PD drives both play
+// the clip on the bones (the flesh follows physically); Hold leaves the
+// character passive. Throws InputError when the clip does not fit the skeleton.
+void applyMotion(li2019::Li2019Simulation& li, const liu2013::Settings& s) {
+  if (s.drive == DriveMode::Hold || !s.clip) {
+    if (li.motion()) li.setMotion(std::nullopt);
+    return;
+  }
+  if (li.motion() && li.motion()->name == s.clip->name) return;
+  li.setMotion(*s.clip, s.loopClip);
+}
+
+}  // namespace
+
 void SimulationController::pushSettings(const liu2013::Settings& s) {
   if (liu_) {
     liu_->setSettings(s);
+  } else if (li_) {
+    li_->setToggles(s.toggles);  // gravity and contact
+    try {
+      applyMotion(*li_, s);
+    } catch (const std::exception& e) {
+      const QString msg = QString::fromStdString(e.what());
+      QMetaObject::invokeMethod(this, [this, msg] { log_->warning(tr("Simulation: %1; the bones stay passive").arg(msg)); },
+                                Qt::QueuedConnection);
+    }
   } else if (solver_) {
-    solver_->setToggles(s.toggles);  // Li 2019: gravity and contact
+    solver_->setToggles(s.toggles);
   }
 }
 
@@ -190,6 +215,7 @@ void SimulationController::clear() {
     std::lock_guard lock(mutex_);
     solver_.reset();
     liu_ = nullptr;
+    li_ = nullptr;
     model_.reset();
     triangles_.clear();
     reference_.reset();
@@ -236,9 +262,13 @@ void SimulationController::startWorker(int frames) {
     pendingSettings_.reset();
   }
   if (!solver_) {
-    log_->info(solverKind_ == Solver::Li2019 && !controller_ && !kinematicClip_
-                   ? tr("Simulation: building the Li 2019 model (conforming mesh, passive character)...")
-                   : tr("Simulation: building the Liu 2013 model..."));
+    if (solverKind_ == Solver::Li2019 && !controller_ && !kinematicClip_)
+      log_->info(settings.drive != DriveMode::Hold && settings.clip
+                     ? tr("Simulation: building the Li 2019 model (conforming mesh, bones driven kinematically by '%1')...")
+                           .arg(QString::fromStdString(settings.clip->name))
+                     : tr("Simulation: building the Li 2019 model (conforming mesh, passive character)..."));
+    else
+      log_->info(tr("Simulation: building the Liu 2013 model..."));
     modelOptions_ = liu2013::modelOptionsFor(doc_->project().simulation);
   }
   stop_ = false;
@@ -294,6 +324,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       std::unique_ptr<Simulation> built;
       std::vector<Tri> triangles;
       liu2013::Liu2013Solver* liu = solver.get();
+      li2019::Li2019Simulation* liPtr = nullptr;
       if (solver) {
         triangles = model->surfaceTriangles;
         built = std::move(solver);
@@ -305,6 +336,8 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
         s.colliders = settings.colliders;
         auto li = std::make_unique<li2019::Li2019Simulation>(project, li2019::modelOptionsFor(project.simulation), s);
         li->setToggles(settings.toggles);
+        applyMotion(*li, settings);
+        liPtr = li.get();
         triangles = li->surfaceTriangles();
         built = std::move(li);
       }
@@ -312,6 +345,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       model_ = model;
       solver_ = std::move(built);
       liu_ = liu;
+      li_ = liPtr;
       triangles_ = std::move(triangles);
       frameTime_ = std::max(kFrameTime, solver_->dt());
       reference_ = reference;

@@ -20,6 +20,10 @@
 #include "liu2013/Liu2013.h"
 #include "solver/Simulation.h"
 
+namespace sinew::li2019 {
+class Li2019Simulation;
+}
+
 #include <QObject>
 #include <QString>
 
@@ -177,6 +181,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   std::shared_ptr<const liu2013::Liu2013Model> model_;   // Liu 2013 runs
   std::unique_ptr<Simulation> solver_;
   liu2013::Liu2013Solver* liu_ = nullptr;                 // solver_ when it is Liu 2013's
+  li2019::Li2019Simulation* li_ = nullptr;                // solver_ when it is Li 2019's
   std::vector<Tri> triangles_;                            // of the simulated surface
   double frameTime_ = kFrameTime;
   ObjectId surfaceId_ = 0;

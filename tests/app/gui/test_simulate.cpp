@@ -9,6 +9,7 @@
 #include "io/AnimationExport.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
+#include "rig/RigBuild.h"
 #include "solver/SimRun.h"
 
 #include <gtest/gtest.h>
@@ -24,6 +25,7 @@
 #include <QListWidget>
 #include <QProgressBar>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
@@ -154,7 +156,12 @@ TEST_F(SimulateTest, Li2019SolverPlaysTheBarAndExplainsAMissingMesh) {
   ASSERT_NE(solver, nullptr);
   solver->setCurrentIndex(solver->findData(int(SimulationController::Solver::Li2019)));
   EXPECT_EQ(sim->solver(), SimulationController::Solver::Li2019);
-  EXPECT_FALSE(window->simulatePanel()->findChild<QComboBox*>("simDrive")->isEnabled()) << "passive: no drive";
+  auto* drive = window->simulatePanel()->findChild<QComboBox*>("simDrive");
+  auto* items = qobject_cast<QStandardItemModel*>(drive->model());
+  ASSERT_NE(items, nullptr);
+  EXPECT_TRUE(drive->isEnabled()) << "a clip can drive the bones kinematically";
+  EXPECT_FALSE(items->item(drive->findData(int(DriveMode::Pd)))->isEnabled()) << "but not by PD";
+  drive->setCurrentIndex(drive->findData(int(DriveMode::Hold)));
   QTest::mouseClick(window->simulatePanel()->playButton(), Qt::LeftButton);
   ASSERT_TRUE(waitUntil([&] { return !sim->simulating(); }, 60000));
   QCoreApplication::processEvents();
@@ -180,6 +187,33 @@ TEST_F(SimulateTest, Li2019SolverPlaysTheBarAndExplainsAMissingMesh) {
   const QImage shot = window->grab().toImage();
   shot.save("/tmp/sinew-li2019-bar.png");
   EXPECT_GT(imageStats(shot).distinctColors, 50);
+
+  // The humanoid's conforming mesh with its bones driven by the Kick clip:
+  // it stands and kicks (passive, it would collapse to ~0.1 m).
+  Project regions = loadProject(riggedPath().toStdString());
+  RigBuildOptions o;
+  o.regions = true;
+  o.weights = false;
+  applyRigBuild(regions, buildRig(regions, regions.meshes.at(0).id, o));
+  window->openProjectData(std::move(regions), "regions.sinew");
+  drive->setCurrentIndex(drive->findData(int(DriveMode::Kinematic)));
+  auto* clip = window->simulatePanel()->findChild<QComboBox*>("simClip");
+  ASSERT_NE(clip, nullptr);
+  clip->setCurrentIndex(clip->findText("Kick"));
+  QTest::mouseClick(window->simulatePanel()->playButton(), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return sim->frameCount() >= 45 || !sim->lastError().isEmpty(); }, 240000));
+  sim->pause();
+  ASSERT_TRUE(waitUntil([&] { return !sim->simulating(); }, 60000));
+  EXPECT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+  EXPECT_TRUE(logHas("driven kinematically by 'Kick'"));
+  const std::vector<SimMeasures> k = sim->frameMeasures(0, nullptr);
+  ASSERT_GE(k.size(), 45u);
+  for (const SimMeasures& f : k) EXPECT_GT(f.centerOfMass.y(), 0.85) << "at t = " << f.time;
+  window->viewport()->frameAll();
+  QTest::qWait(200);
+  const QImage kick = window->grab().toImage();
+  kick.save("/tmp/sinew-li2019-kick.png");
+  EXPECT_GT(imageStats(kick).distinctColors, 50);
 }
 
 TEST_F(SimulateTest, ClosingWhileSimulatingJoinsTheThread) {
