@@ -19,6 +19,13 @@ using Mat3 = Eigen::Matrix3d;
 using Mat4 = Eigen::Matrix4d;
 using Quat = Eigen::Quaterniond;
 
+// The cross-product matrix: skew(a) b = a x b.
+inline Mat3 skew(const Vec3& a) {
+  Mat3 m;
+  m << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+  return m;
+}
+
 // Identity of a project object (never reused within a project; 0: none).
 using ObjectId = uint64_t;
 

@@ -17,12 +17,6 @@ using Vec6 = Eigen::Matrix<double, 6, 1>;
 using Mat6 = Eigen::Matrix<double, 6, 6>;
 using MotionSubspace = Eigen::Matrix<double, 6, Eigen::Dynamic, 0, 6, 6>;  // (6 x jointDofs)
 
-Mat3 skew(const Vec3& v) {
-  Mat3 m;
-  m << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
-  return m;
-}
-
 // Rotation vector -> unit quaternion (exponential map).
 Quat quatExp(const Vec3& r) {
   const double angle = r.norm();

@@ -20,12 +20,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-Mat3 cross(const Vec3& a) {
-  Mat3 m;
-  m << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
-  return m;
-}
-
 Mat3 expRotation(const Vec3& w) {
   const double angle = w.norm();
   if (angle < 1e-300) return Mat3::Identity();
@@ -282,9 +276,9 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
       const Joint& J = m.joints[active[j]];
       const long row = long(3 * j), a = 6 * J.boneA, bb = 6 * J.boneB;
       const Mat3 &Ra = poses[size_t(J.boneA)].rotation, &Rb = poses[size_t(J.boneB)].rotation;
-      C.block<3, 3>(row, a) = -Ra * cross(J.localA);
+      C.block<3, 3>(row, a) = -Ra * skew(J.localA);
       C.block<3, 3>(row, a + 3) = Ra;
-      C.block<3, 3>(row, bb) = Rb * cross(J.localB);
+      C.block<3, 3>(row, bb) = Rb * skew(J.localB);
       C.block<3, 3>(row, bb + 3) = -Rb;
     }
     // min s^T Q s + c^T s, C s = r: s = (2Q)^-1 (C^T lambda - c) with
