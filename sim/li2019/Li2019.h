@@ -76,7 +76,7 @@ struct Settings {
 struct Input {
   TetMesh mesh;                     // region per tet: -1 flesh, k bone k (empty: all flesh)
   std::vector<std::string> bones;   // names of the bone regions
-  std::vector<RegionJoint> joints;  // ball joints between bone regions
+  std::vector<RegionJoint> joints;  // ball joints (or hinges) between bone regions
 };
 
 struct Bone {
@@ -93,6 +93,11 @@ struct Joint {
   std::string name;
   int32_t boneA = -1, boneB = -1;
   Vec3 localA = Vec3::Zero(), localB = Vec3::Zero();  // rest position relative to each bone's rest centroid
+  // A hinge also keeps bone B's axis on bone A's (two more rows: B's axis
+  // orthogonal to A's two normals): in each bone's rest frame (= world rest).
+  bool hinge = false;
+  Vec3 axis = Vec3::UnitZ();                          // u, the same in both bones' rest frames
+  Vec3 normal1 = Vec3::UnitX(), normal2 = Vec3::UnitY();  // t1, t2 orthogonal to u (bone A)
 };
 
 struct Factorization;  // the prefactored reduced matrix (CHOLMOD)

@@ -147,6 +147,14 @@ std::shared_ptr<const Li2019Model> buildLi2019Model(const Input& in, const Model
     joint.boneB = j.childBone;
     joint.localA = j.position - m->bones[size_t(j.parentBone)].restCentroid;
     joint.localB = j.position - m->bones[size_t(j.childBone)].restCentroid;
+    if (j.hingeAxis) {
+      if (!j.hingeAxis->allFinite() || !(j.hingeAxis->norm() > 1e-9))
+        throw InputError("li2019", label + ": the hinge axis is not a direction");
+      joint.hinge = true;
+      joint.axis = j.hingeAxis->normalized();
+      joint.normal1 = joint.axis.unitOrthogonal();
+      joint.normal2 = joint.axis.cross(joint.normal1);
+    }
     m->joints.push_back(joint);
   }
 

@@ -233,9 +233,13 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
   if (active.empty()) return;
   std::vector<double>& errors = stats_.jointErrors.emplace_back();
   const double tolerance = settings_.jointTolerance * m.size;
+  // Rows: three per joint (the gap), two more per hinge (its axis).
   const size_t na = active.size();
-  Eigen::MatrixXd C(long(3 * na), long(6 * nb)), schur(long(3 * na), long(3 * na));
-  Eigen::VectorXd c(long(6 * nb)), r(long(3 * na)), qinvC(long(6 * nb));
+  std::vector<long> rowOf(na);
+  long rows = 0;
+  for (size_t j = 0; j < na; ++j) rowOf[j] = rows, rows += m.joints[active[j]].hinge ? 5 : 3;
+  Eigen::MatrixXd C(rows, long(6 * nb)), schur(rows, rows);
+  Eigen::VectorXd c(long(6 * nb)), r(rows), qinvC(long(6 * nb));
   std::vector<Mat3> inertiaInverse(nb);
   for (size_t k = 0; k < nb; ++k) inertiaInverse[k] = m.bones[k].inertia.inverse();
   int iterations = 0;
@@ -246,9 +250,19 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
       const Joint& J = m.joints[active[j]];
       const BonePose &pa = poses[size_t(J.boneA)], &pb = poses[size_t(J.boneB)];
       const Vec3 gap = (pb.rotation * J.localB + pb.centroid) - (pa.rotation * J.localA + pa.centroid);
-      r.segment<3>(long(3 * j)) = gap;
+      r.segment<3>(rowOf[j]) = gap;
       error += gap.squaredNorm();
       worst = std::max(worst, gap.norm());
+      if (J.hinge) {
+        // B's axis against A's normals (radians), counted at the model's size.
+        const Vec3 q = pb.rotation * J.axis;
+        for (int i = 0; i < 2; ++i) {
+          const double ci = (pa.rotation * (i == 0 ? J.normal1 : J.normal2)).dot(q);
+          r[rowOf[j] + 3 + i] = ci;
+          error += ci * ci * m.size * m.size;
+          worst = std::max(worst, std::abs(ci) * m.size);
+        }
+      }
     }
     errors.push_back(error);
     if (worst <= tolerance) break;
@@ -274,12 +288,21 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
     C.setZero();
     for (size_t j = 0; j < na; ++j) {
       const Joint& J = m.joints[active[j]];
-      const long row = long(3 * j), a = 6 * J.boneA, bb = 6 * J.boneB;
+      const long row = rowOf[j], a = 6 * J.boneA, bb = 6 * J.boneB;
       const Mat3 &Ra = poses[size_t(J.boneA)].rotation, &Rb = poses[size_t(J.boneB)].rotation;
       C.block<3, 3>(row, a) = -Ra * skew(J.localA);
       C.block<3, 3>(row, a + 3) = Ra;
       C.block<3, 3>(row, bb) = Rb * skew(J.localB);
       C.block<3, 3>(row, bb + 3) = -Rb;
+      if (J.hinge) {
+        // c_i = (Ra t_i) . (Rb u): dc/dw_a = t_i x Ra^T q, dc/dw_b = u x Rb^T (Ra t_i).
+        const Vec3 q = Rb * J.axis;
+        for (int i = 0; i < 2; ++i) {
+          const Vec3& t = i == 0 ? J.normal1 : J.normal2;
+          C.block<1, 3>(row + 3 + i, a) = -t.cross(Ra.transpose() * q).transpose();
+          C.block<1, 3>(row + 3 + i, bb) = -J.axis.cross(Rb.transpose() * (Ra * t)).transpose();
+        }
+      }
     }
     // min s^T Q s + c^T s, C s = r: s = (2Q)^-1 (C^T lambda - c) with
     // C (2Q)^-1 C^T lambda = r + C (2Q)^-1 c.
@@ -296,8 +319,8 @@ void Li2019Solver::projectBones(const std::vector<Mat3>& A, const std::vector<Ve
       }
       return out;
     };
-    Eigen::MatrixXd QinvCt(long(6 * nb), long(3 * na));
-    for (long col = 0; col < long(3 * na); ++col) QinvCt.col(col) = halfQinv(C.row(col).transpose());
+    Eigen::MatrixXd QinvCt(long(6 * nb), rows);
+    for (long col = 0; col < rows; ++col) QinvCt.col(col) = halfQinv(C.row(col).transpose());
     schur = C * QinvCt;
     const Eigen::VectorXd lambda = schur.ldlt().solve(r + C * halfQinv(c));
     Eigen::VectorXd s = QinvCt * lambda - halfQinv(c);

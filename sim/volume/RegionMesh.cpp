@@ -127,6 +127,7 @@ std::vector<BoneSurface> boneSurfaces(const Skeleton& skeleton, int segments) {
 std::vector<RegionJoint> regionJoints(const Skeleton& skeleton, const std::vector<std::string>& bones) {
   std::vector<RegionJoint> joints;
   const std::vector<Vec3> pos = skeleton.restPositions();
+  const std::vector<Transform> rest = skeleton.worldRest();
   auto boneOf = [&](int32_t joint) -> int32_t {
     const auto it = std::find(bones.begin(), bones.end(), skeleton.joints[size_t(joint)].name);
     return it == bones.end() ? -1 : int32_t(it - bones.begin());
@@ -138,7 +139,10 @@ std::vector<RegionJoint> regionJoints(const Skeleton& skeleton, const std::vecto
     for (int32_t a = skeleton.joints[size_t(j)].parent; a >= 0; a = skeleton.joints[size_t(a)].parent) {
       const int32_t parentBone = boneOf(a);
       if (parentBone < 0) continue;
-      joints.push_back({bones[k], pos[size_t(j)], parentBone, int32_t(k)});
+      RegionJoint joint{bones[k], pos[size_t(j)], parentBone, int32_t(k), std::nullopt};
+      const Joint& sj = skeleton.joints[size_t(j)];
+      if (sj.type == JointType::Hinge) joint.hingeAxis = (rest[size_t(j)].rotation * sj.hingeAxis).normalized();
+      joints.push_back(joint);
       break;
     }
   }

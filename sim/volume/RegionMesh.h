@@ -18,6 +18,7 @@
 #include "volume/TetQuality.h"
 #include "volume/Tetrahedralize.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct RegionJoint {
   Vec3 position = Vec3::Zero();  // world rest position, metres
   int32_t parentBone = -1;       // index into the volume's bones (region id)
   int32_t childBone = -1;        // index into the volume's bones (region id)
+  std::optional<Vec3> hingeAxis; // a hinge: its unit axis in the world rest frame; none: a ball joint
   bool operator==(const RegionJoint&) const = default;
 };
 std::vector<RegionJoint> regionJoints(const Skeleton& skeleton, const std::vector<std::string>& bones);

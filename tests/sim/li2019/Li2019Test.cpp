@@ -314,6 +314,40 @@ TEST(Li2019, Fig6StiffBonesLockWhereExactBonesRotate) {
   EXPECT_TRUE(test::writePlotSvg(plot, test::figurePath("li2019_fig6.svg")));
 }
 
+// A hinge keeps the two bones' axes together while they turn about it; the
+// same start with a ball joint tilts the axis away.
+TEST(Li2019, HingeKeepsItsAxisAndTurnsAboutIt) {
+  auto run = [](bool hinge, double& misalignment, double& bend) {
+    examples::BarScene scene = examples::barScene(smallBar());
+    if (hinge) scene.joints.joints[0].hingeAxis = Vec3::UnitZ();
+    const auto model = buildLi2019Model(input(scene));
+    EXPECT_EQ(model->joints[0].hinge, hinge);
+    Li2019Solver solver(model, floating());
+    Li2019State s = restState(*model);
+    const Vec3 pivot = scene.joints.joints[0].position, spin(1.5, 1.0, 3.0);
+    for (size_t i = 0; i < s.x.size(); ++i)
+      if (model->restNodes[i].x() > pivot.x()) s.v[i] = spin.cross(model->restNodes[i] - pivot);
+    solver.setState(s);
+    misalignment = bend = 0;
+    for (int step = 0; step < 20; ++step) {
+      const StepStats& st = solver.step();
+      EXPECT_LE(st.jointError, 1e-8 * model->size);
+      const Li2019State& now = solver.state();
+      misalignment = std::max(misalignment, (now.bones[0].rotation * Vec3::UnitZ() - now.bones[1].rotation * Vec3::UnitZ()).norm());
+      const Mat3 relative = now.bones[0].rotation.transpose() * now.bones[1].rotation;
+      bend = std::max(bend, std::abs(std::atan2(relative(1, 0), relative(0, 0))));
+    }
+  };
+  double hingeTilt = 0, hingeBend = 0, ballTilt = 0, ballBend = 0;
+  run(true, hingeTilt, hingeBend);
+  run(false, ballTilt, ballBend);
+  std::printf("hinge: axis misalignment <= %.2g, largest bend %.3f rad; ball: misalignment %.3f, largest bend %.3f rad\n", hingeTilt,
+              hingeBend, ballTilt, ballBend);
+  EXPECT_LE(hingeTilt, 1e-8);
+  EXPECT_GT(hingeBend, 0.05) << "it turns about its axis";
+  EXPECT_GT(ballTilt, 0.02) << "a ball joint lets the same start tilt the axis";
+}
+
 // Kinematically driven bones. (1) Galilean invariance: the whole bar moving
 // at v with bone 0 driven along at v keeps every node at v (the global step
 // with the driven rows held is exact, not a correction afterwards). (2) A

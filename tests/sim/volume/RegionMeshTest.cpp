@@ -140,6 +140,18 @@ TEST(RegionMesh, HumanoidJointsConnectParentAndChildBones) {
     EXPECT_EQ(j.name, sk.joints[size_t(child)].name);
     EXPECT_EQ(sk.joints[size_t(child)].parent, parent);
     EXPECT_EQ(j.position, pos[size_t(child)]);
+    EXPECT_FALSE(j.hingeAxis) << "the example's joints are all ball joints";
+  }
+  // A hinge carries its axis, turned into the world rest frame.
+  Skeleton hinged = sk;
+  const int32_t knee = hinged.find("LeftLeg");
+  ASSERT_GE(knee, 0);
+  hinged.joints[size_t(knee)].type = JointType::Hinge;
+  hinged.joints[size_t(knee)].hingeAxis = Vec3::UnitX();
+  for (const RegionJoint& j : regionJoints(hinged, h.result.volume.bones)) {
+    if (j.name != "LeftLeg") continue;
+    ASSERT_TRUE(j.hingeAxis);
+    EXPECT_NEAR((*j.hingeAxis - hinged.worldRest()[size_t(knee)].rotation * Vec3::UnitX()).norm(), 0, 1e-12);
   }
 }
 
