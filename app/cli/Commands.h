@@ -109,6 +109,7 @@ struct SimulateArgs {
   bool dtGiven = false;                // else the solver's default
   bool driveGiven = false;             // --drive on the command line
   std::vector<std::string> drivenBones;  // li2019: the bones the clip drives (empty: all)
+  std::vector<double> pinBox;          // li2019: x0,y0,z0,x1,y1,z1: nodes inside are pinned at rest
   int iterations = 20;                 // li2019: local/global iterations per step
 };
 int simulate(const SimulateArgs& args);

@@ -94,6 +94,22 @@ int simulateLi2019(const SimulateArgs& args) {
     if (args.poissonRatio >= 0) options.poissonRatio = args.poissonRatio;
     if (args.density > 0) options.density = args.density;
     if (args.dtGiven) options.dt = args.dt;
+    if (!args.pinBox.empty()) {
+      const Vec3 lo(args.pinBox[0], args.pinBox[1], args.pinBox[2]), hi(args.pinBox[3], args.pinBox[4], args.pinBox[5]);
+      if (!lo.allFinite() || !hi.allFinite() || (lo.array() > hi.array()).any())
+        throw InputError("--pin-box", "give x0,y0,z0,x1,y1,z1 with each minimum at most its maximum");
+      li2019::Input in;
+      try {
+        in = li2019::inputFromProject(project);
+      } catch (const InputError& e) {
+        throw InputError(args.project, e.what());
+      }
+      for (size_t i = 0; i < in.mesh.nodes.size(); ++i)
+        if ((in.mesh.nodes[i].array() >= lo.array()).all() && (in.mesh.nodes[i].array() <= hi.array()).all())
+          options.pinnedNodes.push_back(int32_t(i));
+      if (options.pinnedNodes.empty())
+        throw InputError("--pin-box", "no node of the conforming mesh lies inside the box");
+    }
     li2019::Settings settings;
     settings.iterations = args.iterations;
     settings.threads = args.threads;
@@ -141,6 +157,7 @@ int simulateLi2019(const SimulateArgs& args) {
                                   {"drive", sim->motion() ? "kinematic" : "passive"},
                                   {"motion", sim->motion() ? sim->motion()->name : ""},
                                   {"driven_bones", sim->drivenBones()},
+                                  {"pinned_nodes", options.pinnedNodes.size()},
                                   {"gravity", toggles.gravity},
                                   {"contact", toggles.contact},
                                   {"colliders", settings.colliders.size()},

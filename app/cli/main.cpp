@@ -82,6 +82,10 @@ int main(int argc, char** argv) {
   sim->add_option("--driven-bones", simArgs.drivenBones,
                   "li2019: the bones the clip drives, comma-separated (default: all; the others stay passive)")
       ->delimiter(',');
+  sim->add_option("--pin-box", simArgs.pinBox,
+                  "li2019: pin the conforming mesh's nodes inside this box (x0,y0,z0,x1,y1,z1, metres) at their rest positions")
+      ->delimiter(',')
+      ->expected(6);
   sim->add_option("--gravity", simArgs.gravity, "on|off")->check(CLI::IsMember({"on", "off"}));
   sim->add_option("--contact", simArgs.contact, "on|off")->check(CLI::IsMember({"on", "off"}));
   sim->add_option("--plasticity", simArgs.plasticity, "on|off")->check(CLI::IsMember({"on", "off"}));

@@ -54,6 +54,57 @@ ContactPoint probe(const Collider& c, const Transform& pose, const Vec3& p) {
   return out;
 }
 
+Aabb colliderBounds(const Collider& c, const Transform& pose) {
+  const Mat3 r = pose.rotation.toRotationMatrix();
+  Vec3 half;
+  switch (c.shape) {
+    case ColliderShape::Sphere:
+      half = Vec3::Constant(c.size.x());
+      break;
+    case ColliderShape::Capsule:
+      half = Vec3::Constant(c.size.x()) + c.size.y() * r.col(1).cwiseAbs();
+      break;
+    case ColliderShape::Box:
+      half = r.cwiseAbs() * c.size;
+      break;
+  }
+  Aabb box;
+  box.add(pose.translation - half);
+  box.add(pose.translation + half);
+  return box;
+}
+
+ColliderGrid::ColliderGrid(const std::vector<Collider>& colliders) {
+  std::vector<Aabb> boxes;
+  double largest = 0;
+  for (const Collider& c : colliders) {
+    poses_.push_back(c.pose());
+    boxes.push_back(colliderBounds(c, poses_.back()));
+    largest = std::max(largest, (boxes.back().max - boxes.back().min).maxCoeff());
+  }
+  cell_ = largest > 0 && std::isfinite(largest) ? largest : 1.0;
+  for (size_t c = 0; c < boxes.size(); ++c) {
+    const Vec3 lo = (boxes[c].min / cell_).array().floor(), hi = (boxes[c].max / cell_).array().floor();
+    for (int64_t x = int64_t(lo.x()); x <= int64_t(hi.x()); ++x)
+      for (int64_t y = int64_t(lo.y()); y <= int64_t(hi.y()); ++y)
+        for (int64_t z = int64_t(lo.z()); z <= int64_t(hi.z()); ++z) cells_[key(x, y, z)].push_back(int32_t(c));
+  }
+}
+
+uint64_t ColliderGrid::key(int64_t x, int64_t y, int64_t z) const {
+  // 21 bits per axis (cells wrap beyond +-1M cells: a false candidate, never a missed one).
+  auto bits = [](int64_t v) { return uint64_t(v) & ((uint64_t(1) << 21) - 1); };
+  return (bits(x) << 42) | (bits(y) << 21) | bits(z);
+}
+
+const std::vector<int32_t>& ColliderGrid::candidates(const Vec3& p) const {
+  static const std::vector<int32_t> none;
+  if (cells_.empty() || !p.allFinite()) return none;
+  const Vec3 q = (p / cell_).array().floor();
+  const auto it = cells_.find(key(int64_t(q.x()), int64_t(q.y()), int64_t(q.z())));
+  return it == cells_.end() ? none : it->second;
+}
+
 namespace {
 
 // A UV sphere of `radius` whose upper half is lifted by +h and lower half

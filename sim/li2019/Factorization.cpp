@@ -49,6 +49,8 @@ std::shared_ptr<const Factorization> factorize(const Li2019Model& m) {
   std::vector<Triplet> a;
   a.reserve(n + T * 16);
   for (size_t i = 0; i < n; ++i) a.emplace_back(int(i), int(i), m.nodeMass[i] / (h * h));
+  for (size_t k = 0; k < m.pinWeight.size(); ++k)
+    a.emplace_back(m.options.pinnedNodes[k], m.options.pinnedNodes[k], m.pinWeight[k]);  // attachments
   for (size_t t = 0; t < T; ++t) {
     const Eigen::Matrix<double, 4, 3>& G = m.tetGradient[t];
     const double w = m.tetWeight[t];

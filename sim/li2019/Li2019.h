@@ -57,6 +57,11 @@ struct ModelOptions {
   double dt = 1.0 / 30;             // s: the prefactored matrix depends on it
   RigidMode rigid = RigidMode::Exact;
   double boneStiffnessRatio = 1e4;  // Stiffness mode: bone tets' weight x this
+  // Attachments: nodes pulled towards target points (Settings::pinTargets)
+  // by the projective term w/2 ||x - p||^2, w = pinStiffness x the node's
+  // m/h^2 (in the prefactored matrix, so the set is fixed with the model).
+  std::vector<int32_t> pinnedNodes;
+  double pinStiffness = 100;
 };
 
 // What a run does (may change between steps, dt excepted).
@@ -71,6 +76,7 @@ struct Settings {
   std::vector<dyn::Collider> colliders;
   int threads = 0;                  // local step threads (0: all cores)
   double maxSpeed = 100;            // m/s of any node: beyond it the run stops with a message
+  std::vector<Vec3> pinTargets;     // per ModelOptions::pinnedNodes, world; empty: their rest positions
 };
 
 struct Input {
@@ -110,6 +116,7 @@ struct Li2019Model {
   std::vector<int32_t> tetRegion;           // -1 flesh, k bone k
   std::vector<int32_t> nodeBone;            // -1 flesh, k bone k
   std::vector<double> nodeMass;
+  std::vector<double> pinWeight;            // per pinned node (options.pinnedNodes), w of w/2 ||x - p||^2
   std::vector<double> tetWeight;            // w of w/2 ||F - R||^2 (2 mu V, x the ratio in Stiffness mode)
   std::vector<Eigen::Matrix<double, 4, 3>> tetGradient;  // G: F = [x0 x1 x2 x3] G
   std::vector<int32_t> cornerOffsets;       // node i: its (tet * 4 + corner) in corners[off[i], off[i+1])

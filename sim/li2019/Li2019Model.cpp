@@ -93,6 +93,21 @@ std::shared_ptr<const Li2019Model> buildLi2019Model(const Input& in, const Model
     if (!(m->nodeMass[i] > 0)) throw InputError("li2019", "node " + std::to_string(i) + " belongs to no tet");
     m->totalMass += m->nodeMass[i];
   }
+  for (int32_t i : o.pinnedNodes) {
+    if (i < 0 || size_t(i) >= n)
+      throw InputError("li2019", "pinned node " + std::to_string(i) + " is not a node of the mesh (" + std::to_string(n) +
+                                     " nodes)");
+    if (!(o.pinStiffness > 0) || !std::isfinite(o.pinStiffness))
+      throw InputError("li2019", "the pin stiffness must be positive");
+    m->pinWeight.push_back(o.pinStiffness * m->nodeMass[size_t(i)] / (o.dt * o.dt));
+  }
+  {
+    std::vector<int32_t> sorted = o.pinnedNodes;
+    std::sort(sorted.begin(), sorted.end());
+    if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
+      throw InputError("li2019", "node " + std::to_string(*std::adjacent_find(sorted.begin(), sorted.end())) +
+                                     " is pinned twice");
+  }
   Aabb all;
   for (const Vec3& p : mesh.nodes) all.add(p);
   m->size = all.diagonal();

@@ -47,6 +47,7 @@ struct Li2019Solver::Scratch {
   std::vector<double> depth;         // penetration per node (this iteration)
   std::vector<Vec3> x;
   std::vector<Vec3> corner;          // per tet corner: the local step's pull w R g_c
+  dyn::ColliderGrid grid;            // the colliders' broad phase, built each step
   // Driven bones (Dirichlet rows of the global step): their first reduced
   // rows, Z = K^-1 E for the unit columns E of their 4 rows each, and the
   // factored E^T Z. Rebuilt when the set of driven bones changes.
@@ -150,16 +151,14 @@ void Li2019Solver::contactStep(const std::vector<Vec3>& x, const std::vector<Vec
   const Settings& s = settings_;
   const double h = m.options.dt;
   Scratch& w = *scratch_;
-  std::vector<Transform> poses;
-  for (const dyn::Collider& c : s.colliders) poses.push_back(c.pose());
   const size_t n = m.nodeCount();
   w.depth.resize(n);
   std::vector<int32_t> boneContacts(m.bones.size(), 0);
   for (size_t i = 0; i < n; ++i) {
     dyn::ContactPoint deepest{-std::numeric_limits<double>::infinity(), Vec3::UnitY()};
     if (s.ground) deepest = dyn::probeGround(s.groundHeight, x[i]);
-    for (size_t c = 0; c < s.colliders.size(); ++c) {
-      const dyn::ContactPoint cp = dyn::probe(s.colliders[c], poses[c], x[i]);
+    for (int32_t c : w.grid.candidates(x[i])) {
+      const dyn::ContactPoint cp = dyn::probe(s.colliders[size_t(c)], w.grid.poses()[size_t(c)], x[i]);
       if (cp.depth > deepest.depth) deepest = cp;
     }
     w.depth[i] = deepest.depth;
@@ -345,13 +344,12 @@ void Li2019Solver::resolvePenetration(std::vector<Vec3>& x, const std::vector<Ve
                                       std::vector<BonePose>& poses) {
   const Li2019Model& m = *model_;
   const Settings& s = settings_;
-  std::vector<Transform> colliderPoses;
-  for (const dyn::Collider& c : s.colliders) colliderPoses.push_back(c.pose());
+  const dyn::ColliderGrid& grid = scratch_->grid;
   auto deepest = [&](const Vec3& p) {
     dyn::ContactPoint d{0, Vec3::UnitY()};
     if (s.ground) d = dyn::probeGround(s.groundHeight, p);
-    for (size_t c = 0; c < s.colliders.size(); ++c) {
-      const dyn::ContactPoint cp = dyn::probe(s.colliders[c], colliderPoses[c], p);
+    for (int32_t c : grid.candidates(p)) {
+      const dyn::ContactPoint cp = dyn::probe(s.colliders[size_t(c)], grid.poses()[size_t(c)], p);
       if (cp.depth > d.depth) d = cp;
     }
     return d;
@@ -397,7 +395,10 @@ const StepStats& Li2019Solver::step() {
   const double h = m.options.dt;
   Scratch& w = *scratch_;
   stats_ = {};
+  if (!s.pinTargets.empty() && s.pinTargets.size() != m.pinWeight.size())
+    throw std::invalid_argument("Li2019Solver: one pin target per pinned node (" + std::to_string(m.pinWeight.size()) + ")");
   const std::vector<Vec3> previous = state_.x;
+  w.grid = dyn::ColliderGrid(s.colliders);
 
   // Prediction y = x + h v + h^2 g (eq. 4).
   w.y.resize(long(n), 3);
@@ -429,6 +430,11 @@ const StepStats& Li2019Solver::step() {
     t = Clock::now();
     forces = w.p + w.fc;
     for (size_t i = 0; i < external_.size(); ++i) forces.row(long(i)) += external_[i].transpose();
+    for (size_t k = 0; k < m.pinWeight.size(); ++k) {  // attachments: w p
+      const int32_t i = m.options.pinnedNodes[k];
+      const Vec3& target = k < s.pinTargets.size() ? s.pinTargets[k] : m.restNodes[size_t(i)];
+      forces.row(i) += m.pinWeight[k] * target.transpose();
+    }
     w.rhs = inertial + m.factor->Bt * forces;
     m.factor->solve(w.rhs, w.xhat);
     if (!targets_.empty()) holdDrivenBones(w.xhat);

@@ -409,6 +409,14 @@ TEST(CliSimulate, Li2019RunsThePassiveOrDrivenCharacterOnTheConformingMesh) {
   EXPECT_NEAR(y1, 0.14, 0.03) << "lying on the ground (half its 0.28 m thickness)";
   EXPECT_LT(std::abs(b["linear_momentum"].back()[1].get<double>()), 0.05 * b["summary"]["setup"]["mass_kg"].get<double>())
       << "at rest";
+  // Pinned at its left end (x < -0.45 m) it hangs there instead.
+  const ProcessResult hang = cli(dir, {"simulate", bar, "--solver", "li2019", "--seconds", "1.5", "--pin-box",
+                                       "-1,-1,-1,-0.45,2,1", "--stats-json", barStats});
+  ASSERT_EQ(hang.exitCode, 0) << hang.out << hang.err;
+  const json p = json::parse(test::readBytes(barStats));
+  EXPECT_EQ(p["summary"]["setup"]["pinned_nodes"], 128);
+  EXPECT_GT(p["center_of_mass"].back()[1].get<double>(), 0.2) << "held up by its pinned end";
+  expectBadInput(cli(dir, {"simulate", bar, "--solver", "li2019", "--pin-box", "5,5,5,6,6,6"}), "--pin-box");
 }
 
 TEST(CliSimulate, ProjectWithoutVolumeOrClipSaysWhatIsMissing) {

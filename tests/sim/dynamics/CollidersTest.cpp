@@ -8,6 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <random>
+
 namespace sinew::dyn {
 namespace {
 
@@ -57,6 +61,38 @@ TEST(Colliders, MeshesAreClosedOutwardAndOnTheSurface) {
     EXPECT_GT(v, 0.95 * exact) << c.name;
     EXPECT_LE(v, exact * (1 + 1e-12)) << c.name;
   }
+}
+
+// The broad phase never misses a collider a point penetrates, lists
+// candidates in ascending order, and prunes most pairs in a field of pegs.
+TEST(Colliders, GridCandidatesContainEveryPenetratedCollider) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> u(-3, 3), size(0.05, 0.4), angle(0, 180);
+  std::vector<Collider> pegs;
+  for (int k = 0; k < 200; ++k) {
+    Collider c = make(ColliderShape(k % 3), Vec3(size(rng), size(rng), size(rng)), Vec3(angle(rng), angle(rng), angle(rng)));
+    c.center = Vec3(u(rng), u(rng), u(rng));
+    pegs.push_back(c);
+  }
+  const ColliderGrid grid(pegs);
+  size_t inside = 0, candidates = 0;
+  const int points = 20000;
+  for (int k = 0; k < points; ++k) {
+    const Vec3 p(u(rng), u(rng), u(rng));
+    const std::vector<int32_t>& list = grid.candidates(p);
+    EXPECT_TRUE(std::is_sorted(list.begin(), list.end()));
+    candidates += list.size();
+    for (size_t c = 0; c < pegs.size(); ++c)
+      if (probe(pegs[c], p).depth > 0) {
+        ++inside;
+        EXPECT_TRUE(std::binary_search(list.begin(), list.end(), int32_t(c))) << "point " << k << " in collider " << c;
+      }
+  }
+  std::printf("%zu penetrations among %d points; %.1f candidates per point of %zu colliders (cell %.2f m, %zu cells)\n",
+              inside, points, double(candidates) / points, pegs.size(), grid.cellSize(), grid.cellCount());
+  EXPECT_GT(inside, 100u) << "the test must probe penetrating points";
+  EXPECT_LT(double(candidates) / points, 0.2 * double(pegs.size())) << "the grid should prune";
+  EXPECT_TRUE(ColliderGrid(std::vector<Collider>{}).candidates(Vec3::Zero()).empty());
 }
 
 TEST(Colliders, ValidationNamesTheCollider) {

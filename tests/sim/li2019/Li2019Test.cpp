@@ -314,6 +314,55 @@ TEST(Li2019, Fig6StiffBonesLockWhereExactBonesRotate) {
   EXPECT_TRUE(test::writePlotSvg(plot, test::figurePath("li2019_fig6.svg")));
 }
 
+// Attachments: the bar pinned at its left end hangs there under gravity
+// while the rest swings down; moved pin targets carry the end along; bad
+// pins are refused by node.
+TEST(Li2019, PinnedNodesHoldTheBarWhereTheirTargetsAre) {
+  const examples::BarScene scene = examples::barScene(smallBar());
+  ModelOptions o;
+  double left = std::numeric_limits<double>::infinity();
+  for (const Vec3& p : scene.mesh.nodes) left = std::min(left, p.x());
+  for (size_t i = 0; i < scene.mesh.nodes.size(); ++i)
+    if (scene.mesh.nodes[i].x() < left + 1e-9) o.pinnedNodes.push_back(int32_t(i));
+  o.pinStiffness = 1e4;  // one face holds the whole bar's moment: stiff pins
+  const auto model = buildLi2019Model(input(scene), o);
+  Settings settings = floating();
+  settings.gravity = Vec3(0, -9.81, 0);
+  Li2019Solver solver(model, settings);
+  double drift = 0, fell = 0;
+  for (int step = 0; step < 30; ++step) {
+    solver.step();
+    for (int32_t i : o.pinnedNodes)
+      drift = std::max(drift, (solver.state().x[size_t(i)] - model->restNodes[size_t(i)]).norm());
+    fell = std::max(fell, model->bones[1].restCentroid.y() - solver.state().bones[1].centroid.y());
+  }
+  std::printf("pinned end drifted %.4f m while the free end fell %.3f m\n", drift, fell);
+  EXPECT_LT(drift, 0.005);
+  EXPECT_GT(fell, 0.1);
+  // Move the pins 0.2 m along x: the end follows within a second.
+  Settings moved = settings;
+  for (int32_t i : o.pinnedNodes) moved.pinTargets.push_back(model->restNodes[size_t(i)] + Vec3(0.2, 0, 0));
+  solver.setSettings(moved);
+  for (int step = 0; step < 30; ++step) solver.step();
+  double lag = 0;
+  for (size_t k = 0; k < o.pinnedNodes.size(); ++k)
+    lag = std::max(lag, (solver.state().x[size_t(o.pinnedNodes[k])] - moved.pinTargets[k]).norm());
+  EXPECT_LT(lag, 0.02);
+  Settings wrong = settings;
+  wrong.pinTargets.assign(1, Vec3::Zero());
+  solver.setSettings(wrong);
+  EXPECT_THROW(solver.step(), std::invalid_argument);
+  ModelOptions bad;
+  bad.pinnedNodes = {int32_t(scene.mesh.nodes.size())};
+  try {
+    buildLi2019Model(input(scene), bad);
+    FAIL() << "a pin outside the mesh";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("pinned node " + std::to_string(scene.mesh.nodes.size())), std::string::npos)
+        << e.what();
+  }
+}
+
 // A hinge keeps the two bones' axes together while they turn about it; the
 // same start with a ball joint tilts the axis away.
 TEST(Li2019, HingeKeepsItsAxisAndTurnsAboutIt) {
