@@ -1,0 +1,294 @@
+#include "viper/Rod.h"
+
+#include "core/Error.h"
+
+#include <Eigen/Dense>
+
+#include <chrono>
+#include <cmath>
+
+namespace sinew::viper {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+Quat expQuat(const Vec3& theta) {
+  const double a = theta.norm();
+  if (a < 1e-300) return Quat::Identity();
+  return Quat(Eigen::AngleAxisd(a, theta / a));
+}
+
+// The rotation taking e3 onto the unit vector d (the rest orientation of a
+// segment; its twist about d is arbitrary but fixed).
+Quat alongE3(const Vec3& d) { return Quat::FromTwoVectors(Vec3::UnitZ(), d).normalized(); }
+
+Vec3 d3(const Quat& q) { return q * Vec3::UnitZ(); }
+
+// Eq. 40 without the length factor: Im(conj(qa) qb).
+Vec3 darboux(const Quat& qa, const Quat& qb) { return (qa.conjugate() * qb).vec(); }
+
+// Jacobi accumulators: the sum of the corrections each degree of freedom
+// received and how many constraints gave one.
+struct Accumulator {
+  std::vector<Vec3> dc, dtheta;
+  std::vector<double> ds;
+  std::vector<int> nc, ns, nq;
+  void reset(size_t nodes, size_t segments) {
+    dc.assign(nodes, Vec3::Zero());
+    ds.assign(nodes, 0.0);
+    dtheta.assign(segments, Vec3::Zero());
+    nc.assign(nodes, 0);
+    ns.assign(nodes, 0);
+    nq.assign(segments, 0);
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods) {
+  auto m = std::make_shared<RodModel>();
+  m->first.push_back(0);
+  for (size_t k = 0; k < rods.size(); ++k) {
+    const RodInput& in = rods[k];
+    const std::string label = "rod '" + (in.name.empty() ? std::to_string(k) : in.name) + "'";
+    if (in.nodes.size() < 2) throw InputError("viper", label + " has " + std::to_string(in.nodes.size()) + " node(s); a rod needs 2");
+    if (in.radii.size() != in.nodes.size())
+      throw InputError("viper", label + ": " + std::to_string(in.radii.size()) + " radii for " + std::to_string(in.nodes.size()) + " nodes");
+    const int32_t base = int32_t(m->restCenter.size());
+    for (size_t i = 0; i < in.nodes.size(); ++i) {
+      if (!in.nodes[i].allFinite()) throw InputError("viper", label + ": node " + std::to_string(i) + " is not finite");
+      if (!(in.radii[i] > 0) || !std::isfinite(in.radii[i]))
+        throw InputError("viper", label + ": node " + std::to_string(i) + " has radius " + std::to_string(in.radii[i]));
+      m->restCenter.push_back(in.nodes[i]);
+      m->restRadius.push_back(in.radii[i]);
+      m->nodeMass.push_back(0);
+    }
+    for (size_t i = 0; i + 1 < in.nodes.size(); ++i) {
+      const Vec3 d = in.nodes[i + 1] - in.nodes[i];
+      const double l = d.norm();
+      if (!(l > 1e-9)) throw InputError("viper", label + ": segment " + std::to_string(i) + " has zero length");
+      const double r = 0.5 * (in.radii[i] + in.radii[i + 1]);
+      const double mass = in.material.density * kPi * r * r * l;
+      m->segmentNode.push_back(base + int32_t(i));
+      m->segmentRod.push_back(int32_t(k));
+      m->restLength.push_back(l);
+      m->restOrientation.push_back(alongE3(d / l));
+      m->segmentInertia.push_back(mass * r * r / 4);
+      m->nodeMass[size_t(base) + i] += mass / 2;
+      m->nodeMass[size_t(base) + i + 1] += mass / 2;
+    }
+    m->first.push_back(int32_t(m->restCenter.size()));
+    m->names.push_back(in.name);
+    m->material.push_back(in.material);
+  }
+  return m;
+}
+
+RodState restState(const RodModel& m) {
+  RodState s;
+  s.c = m.restCenter;
+  s.cDot.assign(m.nodeCount(), Vec3::Zero());
+  s.s.assign(m.nodeCount(), 1.0);
+  s.sDot.assign(m.nodeCount(), 0.0);
+  s.q = m.restOrientation;
+  s.omega.assign(m.segmentCount(), Vec3::Zero());
+  return s;
+}
+
+RodSolver::RodSolver(std::shared_ptr<const RodModel> model, RodSettings settings)
+    : model_(std::move(model)), settings_(std::move(settings)), state_(restState(*model_)) {}
+
+double RodSolver::volume(int32_t rod) const {
+  const RodModel& m = *model_;
+  double v = 0;
+  for (size_t j = 0; j < m.segmentCount(); ++j) {
+    if (m.segmentRod[j] != rod) continue;
+    const size_t a = size_t(m.segmentNode[j]), b = a + 1;
+    const double r = 0.5 * (state_.s[a] * m.restRadius[a] + state_.s[b] * m.restRadius[b]);
+    v += kPi * r * r * (state_.c[b] - state_.c[a]).norm();
+  }
+  return v;
+}
+
+double RodSolver::length(int32_t rod) const {
+  const RodModel& m = *model_;
+  double l = 0;
+  for (size_t j = 0; j < m.segmentCount(); ++j)
+    if (m.segmentRod[j] == rod) l += (state_.c[size_t(m.segmentNode[j]) + 1] - state_.c[size_t(m.segmentNode[j])]).norm();
+  return l;
+}
+
+const RodStepStats& RodSolver::step() {
+  const auto start = std::chrono::steady_clock::now();
+  const RodModel& m = *model_;
+  const RodSettings& set = settings_;
+  const double h = set.dt;
+  const size_t n = m.nodeCount(), ns = m.segmentCount();
+  RodState& x = state_;
+  auto pinned = [&](size_t i) { return !set.pinned.empty() && set.pinned[i]; };
+  // Inverse masses: position, scale (the disc's second moment, eq. 23) and
+  // orientation (a disc about a diameter).
+  std::vector<double> wc(n), ws(n), wq(ns);
+  for (size_t i = 0; i < n; ++i) {
+    wc[i] = pinned(i) ? 0.0 : 1.0 / m.nodeMass[i];
+    ws[i] = 2.0 / (m.nodeMass[i] * m.restRadius[i] * m.restRadius[i]);
+  }
+  for (size_t j = 0; j < ns; ++j) wq[j] = 1.0 / m.segmentInertia[j];
+
+  // Prediction (eq. 21-23): no internal forces.
+  const std::vector<Vec3> c0 = x.c;
+  const std::vector<double> s0 = x.s;
+  const std::vector<Quat> q0 = x.q;
+  for (size_t i = 0; i < n; ++i) {
+    if (!pinned(i)) x.c[i] += h * x.cDot[i] + h * h * set.gravity;
+    x.s[i] += h * x.sDot[i];
+  }
+  for (size_t j = 0; j < ns; ++j) x.q[j] = (expQuat(h * x.omega[j]) * x.q[j]).normalized();
+
+  // Constraints, with their multipliers for this step (XPBD).
+  struct Segment {
+    Vec3 stretch = Vec3::Zero(), volume = Vec3::Zero();
+    double radial = 0, gradient = 0;
+  };
+  std::vector<Segment> lambda(ns);
+  std::vector<Vec3> lambdaBend(n, Vec3::Zero());
+  std::vector<double> lambdaLaplace(n, 0.0);
+  Accumulator acc;
+  int constraints = 0;
+  for (int it = 0; it < set.iterations; ++it) {
+    acc.reset(n, ns);
+    constraints = 0;
+    for (size_t j = 0; j < ns; ++j) {
+      const size_t a = size_t(m.segmentNode[j]), b = a + 1;
+      const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
+      const double l = m.restLength[j];
+      const double r = 0.5 * (m.restRadius[a] + m.restRadius[b]);
+      const double area = kPi * r * r;
+      const Vec3 dir = d3(x.q[j]);
+      const Vec3 e = (x.c[b] - x.c[a]) / l;
+      const double sm = 0.5 * (x.s[a] + x.s[b]);
+
+      // Stretch/shear (eq. 11): (c_b - c_a) / l - d3 = 0 (rest segments are straight).
+      {
+        const double alpha = 1.0 / (mat.stretch * area * l * h * h);
+        const Vec3 C = e - dir;
+        const Mat3 K = ((wc[a] + wc[b]) / (l * l) + wq[j]) * Mat3::Identity() - wq[j] * dir * dir.transpose();
+        const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].stretch);
+        lambda[j].stretch += dl;
+        acc.dc[a] -= wc[a] / l * dl, ++acc.nc[a];
+        acc.dc[b] += wc[b] / l * dl, ++acc.nc[b];
+        acc.dtheta[j] -= wq[j] * dir.cross(dl), ++acc.nq[j];  // dC/dtheta = [d3]x
+        ++constraints;
+      }
+      // Radial scale (eq. 12): s_m - 1 = 0 (rest scale 1).
+      {
+        const double alpha = 1.0 / (mat.radial * area * l * h * h);
+        const double C = sm - 1.0;
+        const double dl = -(C + alpha * lambda[j].radial) / (0.25 * (ws[a] + ws[b]) + alpha);
+        lambda[j].radial += dl;
+        acc.ds[a] += 0.5 * ws[a] * dl, ++acc.ns[a];
+        acc.ds[b] += 0.5 * ws[b] * dl, ++acc.ns[b];
+        ++constraints;
+      }
+      // Scale gradient (eq. 13): (s_b - s_a) / l = 0.
+      {
+        const double alpha = 1.0 / (0.25 * mat.radial * area * r * r * l * h * h);
+        const double C = (x.s[b] - x.s[a]) / l;
+        const double dl = -(C + alpha * lambda[j].gradient) / ((ws[a] + ws[b]) / (l * l) + alpha);
+        lambda[j].gradient += dl;
+        acc.ds[a] -= ws[a] / l * dl, ++acc.ns[a];
+        acc.ds[b] += ws[b] / l * dl, ++acc.ns[b];
+        ++constraints;
+      }
+      // Volume (eq. 18): s_m^2 (c_b - c_a) / l - d3 = 0: a stretched segment
+      // must thin so that s^2 times its length stays.
+      {
+        const double alpha = 1.0 / (mat.volume * area * l * h * h);
+        const Vec3 C = sm * sm * e - dir;
+        const double s2 = sm * sm;
+        const Mat3 K = (wc[a] + wc[b]) * s2 * s2 / (l * l) * Mat3::Identity() + (ws[a] + ws[b]) * s2 * e * e.transpose() +
+                       wq[j] * (Mat3::Identity() - dir * dir.transpose());
+        const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].volume);
+        lambda[j].volume += dl;
+        acc.dc[a] -= wc[a] * s2 / l * dl, ++acc.nc[a];
+        acc.dc[b] += wc[b] * s2 / l * dl, ++acc.nc[b];
+        const double dsm = sm * e.dot(dl);  // dC/ds_a = dC/ds_b = s_m e
+        acc.ds[a] += ws[a] * dsm, ++acc.ns[a];
+        acc.ds[b] += ws[b] * dsm, ++acc.ns[b];
+        acc.dtheta[j] -= wq[j] * dir.cross(dl), ++acc.nq[j];
+        ++constraints;
+      }
+    }
+    // Interior nodes: bend/twist with scale (eq. 14, 40) and the scale Laplacian (eq. 15, 39).
+    for (size_t j = 0; j + 1 < ns; ++j) {
+      if (m.segmentRod[j] != m.segmentRod[j + 1]) continue;
+      const size_t node = size_t(m.segmentNode[j + 1]);
+      const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
+      const double la = m.restLength[j], lb = m.restLength[j + 1], lm = 0.5 * (la + lb);
+      const double r = m.restRadius[node], area = kPi * r * r;
+      {
+        const double alpha = 1.0 / (mat.bend * area * r * r * lm * h * h);
+        const double k = 4.0 / (la + lb);
+        const Vec3 restOmega = k * darboux(m.restOrientation[j], m.restOrientation[j + 1]);
+        const Vec3 omega = k * darboux(x.q[j], x.q[j + 1]);
+        const double sc = x.s[node];
+        const Vec3 C = sc * omega - restOmega;
+        // Jacobians by central differences of the world-frame rotation vectors.
+        Mat3 Ja, Jb;
+        const double eps = 1e-7;
+        for (int d = 0; d < 3; ++d) {
+          const Vec3 step = eps * Vec3::Unit(d);
+          Ja.col(d) = sc * k * (darboux(expQuat(step) * x.q[j], x.q[j + 1]) - darboux(expQuat(-step) * x.q[j], x.q[j + 1])) / (2 * eps);
+          Jb.col(d) = sc * k * (darboux(x.q[j], expQuat(step) * x.q[j + 1]) - darboux(x.q[j], expQuat(-step) * x.q[j + 1])) / (2 * eps);
+        }
+        const Mat3 K = wq[j] * Ja * Ja.transpose() + wq[j + 1] * Jb * Jb.transpose() + ws[node] * omega * omega.transpose();
+        const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambdaBend[node]);
+        lambdaBend[node] += dl;
+        acc.dtheta[j] += wq[j] * Ja.transpose() * dl, ++acc.nq[j];
+        acc.dtheta[j + 1] += wq[j + 1] * Jb.transpose() * dl, ++acc.nq[j + 1];
+        acc.ds[node] += ws[node] * omega.dot(dl), ++acc.ns[node];
+        ++constraints;
+      }
+      {
+        const size_t a = node - 1, b = node + 1;
+        const double alpha = 1.0 / (0.25 * mat.scaleBend * area * r * r * lm * h * h);
+        const double ga = -1.0 / la - 1.0 / lb;
+        const double C = (x.s[b] - x.s[node]) / lb - (x.s[node] - x.s[a]) / la;
+        const double denom = ws[a] / (la * la) + ws[node] * ga * ga + ws[b] / (lb * lb) + alpha;
+        const double dl = -(C + alpha * lambdaLaplace[node]) / denom;
+        lambdaLaplace[node] += dl;
+        acc.ds[a] += ws[a] / la * dl, ++acc.ns[a];
+        acc.ds[node] += ws[node] * ga * dl, ++acc.ns[node];
+        acc.ds[b] += ws[b] / lb * dl, ++acc.ns[b];
+        ++constraints;
+      }
+    }
+    // Jacobi: each degree of freedom moves by the mean of its corrections, relaxed.
+    const double beta = set.relaxation;
+    for (size_t i = 0; i < n; ++i) {
+      if (acc.nc[i] && !pinned(i)) x.c[i] += beta * acc.dc[i] / acc.nc[i];
+      if (acc.ns[i]) x.s[i] += beta * acc.ds[i] / acc.ns[i];
+    }
+    for (size_t j = 0; j < ns; ++j)
+      if (acc.nq[j]) x.q[j] = (expQuat(beta * acc.dtheta[j] / acc.nq[j]) * x.q[j]).normalized();
+  }
+
+  // Velocities from the step's motion.
+  const double keep = 1.0 - set.damping;
+  for (size_t i = 0; i < n; ++i) {
+    x.cDot[i] = keep * (x.c[i] - c0[i]) / h;
+    x.sDot[i] = keep * (x.s[i] - s0[i]) / h;
+  }
+  for (size_t j = 0; j < ns; ++j) {
+    Quat dq = x.q[j] * q0[j].conjugate();
+    if (dq.w() < 0) dq.coeffs() *= -1;
+    x.omega[j] = keep * 2.0 * dq.vec() / h;
+  }
+  x.time += h;
+  stats_.constraints = constraints;
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats_;
+}
+
+}  // namespace sinew::viper

@@ -1,0 +1,109 @@
+// VIPER rods (Angles et al. 2019, Sections 3-6): a centre line of nodes, each
+// with a position c and a scale s (the cross-section's radius is s times the
+// node's rest radius), and per segment an orientation q (a quaternion at the
+// segment's midpoint; its third axis d3 is the rod's direction). The
+// elastic potentials of Section 5 (stretch/shear eq. 11, radial scale 12,
+// scale gradient 13, bend/twist with scale 14 and 40, scale Laplacian 15,
+// volume 18) are constraints of an XPBD-style solver (eq. 26-28) run as
+// Jacobi iterations over all constraints, each correction averaged over the
+// constraints that touch a degree of freedom and relaxed by beta.
+//
+// The immutable model (rest shape, masses, stiffness) is RodModel; the
+// mutable state (positions, scales, orientations and their velocities) is
+// RodState; RodSolver::step() runs the paper's pipeline: prediction
+// (eq. 21-23), Jacobi constraint iterations, new velocities.
+#pragma once
+
+#include "core/Types.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sinew::viper {
+
+struct RodMaterial {
+  double density = 1000;        // kg/m^3
+  double stretch = 1e6;         // k_s^z (eq. 11), Pa
+  double shear = 1e6;           // (eq. 11 acts on the whole vector: stretch and shear alike)
+  double radial = 1e5;          // k_s^x + k_s^y of eq. 12 (and 13), Pa
+  double bend = 1e5;            // H_s of eq. 14 (bend and twist), Pa
+  double scaleBend = 1e3;       // k_b^x + k_b^y of eq. 15, Pa
+  double volume = 1e6;          // k_v of eq. 18, Pa
+};
+
+// One rod as given: rest node positions (a polyline) and radii.
+struct RodInput {
+  std::string name;
+  std::vector<Vec3> nodes;
+  std::vector<double> radii;
+  RodMaterial material;
+};
+
+struct RodModel {
+  // Nodes of all rods in one array; rod k has nodes [first[k], first[k+1]).
+  std::vector<int32_t> first;
+  std::vector<std::string> names;
+  std::vector<Vec3> restCenter;
+  std::vector<double> restRadius;          // r: the radius at scale 1
+  std::vector<double> nodeMass;            // rho pi r^2 (half the adjacent lengths)
+  // Segments (node a = segment index + rod offset, node b = a + 1).
+  std::vector<int32_t> segmentNode;        // its first node
+  std::vector<int32_t> segmentRod;
+  std::vector<double> restLength;
+  std::vector<Quat> restOrientation;       // d3 along the rest segment
+  std::vector<double> segmentInertia;      // rho pi r^2 l * r^2 / 4 (disc about a diameter)
+  std::vector<RodMaterial> material;       // per rod
+  size_t nodeCount() const { return restCenter.size(); }
+  size_t segmentCount() const { return segmentNode.size(); }
+  size_t rodCount() const { return names.size(); }
+};
+
+// Throws InputError naming the rod: fewer than 2 nodes, radii not positive,
+// a zero-length segment, non-finite values.
+std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods);
+
+struct RodState {
+  double time = 0;
+  std::vector<Vec3> c, cDot;               // per node
+  std::vector<double> s, sDot;             // per node (rest 1)
+  std::vector<Quat> q;                     // per segment
+  std::vector<Vec3> omega;                 // per segment, world
+};
+RodState restState(const RodModel& m);
+
+struct RodSettings {
+  double dt = 1.0 / 60;
+  int iterations = 10;                     // Jacobi iterations per step
+  double relaxation = 1.0;                 // beta of eq. 28, applied to the averaged corrections
+  Vec3 gravity = Vec3(0, -9.81, 0);
+  std::vector<uint8_t> pinned;             // per node (empty: none): c held (kinematic), s free
+  double damping = 0;                      // velocity kept per step: 1 - damping
+};
+
+struct RodStepStats {
+  double seconds = 0;
+  int constraints = 0;
+};
+
+class RodSolver {
+ public:
+  RodSolver(std::shared_ptr<const RodModel> model, RodSettings settings = {});
+  const RodModel& model() const { return *model_; }
+  const RodState& state() const { return state_; }
+  void setState(RodState s) { state_ = std::move(s); }
+  RodSettings& settings() { return settings_; }
+  const RodStepStats& step();
+
+  // Measures of the current state.
+  double volume(int32_t rod) const;        // sum over segments of pi (s_m r_m)^2 |c_b - c_a|
+  double length(int32_t rod) const;
+
+ private:
+  std::shared_ptr<const RodModel> model_;
+  RodSettings settings_;
+  RodState state_;
+  RodStepStats stats_;
+};
+
+}  // namespace sinew::viper
