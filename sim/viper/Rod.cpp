@@ -1,10 +1,13 @@
 #include "viper/Rod.h"
 
 #include "core/Error.h"
+#include "viper/Pill.h"
 
 #include <Eigen/Dense>
 
+#include <algorithm>
 #include <chrono>
+#include <unordered_map>
 #include <cmath>
 
 namespace sinew::viper {
@@ -96,6 +99,74 @@ RodState restState(const RodModel& m) {
   return s;
 }
 
+namespace {
+
+Pill segmentPill(const RodModel& m, const RodState& s, size_t j) {
+  const size_t a = size_t(m.segmentNode[j]), b = a + 1;
+  return {s.c[a], s.c[b], s.s[a] * m.restRadius[a], s.s[b] * m.restRadius[b]};
+}
+
+// Two segments of one rod that (nearly) overlap at rest (near neighbours on a
+// thick rod) are not a collision: the rod's own potentials keep them apart.
+bool restOverlap(const RodModel& m, size_t j, size_t k) {
+  auto rest = [&](size_t i) {
+    const size_t a = size_t(m.segmentNode[i]);
+    return Pill{m.restCenter[a], m.restCenter[a + 1], m.restRadius[a], m.restRadius[a + 1]};
+  };
+  const Pill a = rest(j), b = rest(k);
+  // With a margin of the radii: a rod squeezed along its length must not
+  // collide with its near neighbours.
+  return pillContact(a, b, 20).distance < std::max(a.r1, a.r2) + std::max(b.r1, b.r2);
+}
+
+}  // namespace
+
+std::vector<std::pair<int32_t, int32_t>> pillPairs(const RodModel& m, const RodState& s) {
+  const size_t ns = m.segmentCount();
+  std::vector<Vec3> center(ns);
+  std::vector<double> radius(ns);
+  double largest = 0;
+  for (size_t j = 0; j < ns; ++j) {
+    const Pill p = segmentPill(m, s, j);
+    center[j] = 0.5 * (p.c1 + p.c2);
+    radius[j] = 0.5 * (p.c2 - p.c1).norm() + std::max(p.r1, p.r2);
+    largest = std::max(largest, radius[j]);
+  }
+  std::vector<std::pair<int32_t, int32_t>> pairs;
+  if (ns < 2 || !(largest > 0) || !std::isfinite(largest)) return pairs;
+  const double cell = 2 * largest;
+  auto cellOf = [&](const Vec3& p) {
+    return Eigen::Vector3i(int(std::floor(p.x() / cell)), int(std::floor(p.y() / cell)), int(std::floor(p.z() / cell)));
+  };
+  auto key = [](const Eigen::Vector3i& c) {
+    auto bits = [](int v) { return uint64_t(uint32_t(v)) & ((uint64_t(1) << 21) - 1); };
+    return (bits(c.x()) << 42) | (bits(c.y()) << 21) | bits(c.z());
+  };
+  std::unordered_map<uint64_t, std::vector<int32_t>> grid;
+  for (size_t j = 0; j < ns; ++j) grid[key(cellOf(center[j]))].push_back(int32_t(j));
+  // Spheres in non-neighbouring cells cannot overlap: look at the 27 around.
+  for (size_t j = 0; j < ns; ++j) {
+    const Eigen::Vector3i c = cellOf(center[j]);
+    for (int dx = -1; dx <= 1; ++dx)
+      for (int dy = -1; dy <= 1; ++dy)
+        for (int dz = -1; dz <= 1; ++dz) {
+          const auto it = grid.find(key(c + Eigen::Vector3i(dx, dy, dz)));
+          if (it == grid.end()) continue;
+          for (int32_t k : it->second) {
+            if (size_t(k) <= j) continue;
+            const int32_t aj = m.segmentNode[j], ak = m.segmentNode[size_t(k)];
+            if (aj == ak || aj + 1 == ak || ak + 1 == aj) continue;  // they share a node
+            if ((center[j] - center[size_t(k)]).norm() > radius[j] + radius[size_t(k)]) continue;
+            if (m.segmentRod[j] == m.segmentRod[size_t(k)] && restOverlap(m, j, size_t(k))) continue;
+            pairs.emplace_back(int32_t(j), k);
+          }
+        }
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
 RodSolver::RodSolver(std::shared_ptr<const RodModel> model, RodSettings settings)
     : model_(std::move(model)), settings_(std::move(settings)), state_(restState(*model_)) {}
 
@@ -132,7 +203,7 @@ const RodStepStats& RodSolver::step() {
   std::vector<double> wc(n), ws(n), wq(ns);
   for (size_t i = 0; i < n; ++i) {
     wc[i] = pinned(i) ? 0.0 : 1.0 / m.nodeMass[i];
-    ws[i] = 2.0 / (m.nodeMass[i] * m.restRadius[i] * m.restRadius[i]);
+    ws[i] = pinned(i) ? 0.0 : 2.0 / (m.nodeMass[i] * m.restRadius[i] * m.restRadius[i]);
   }
   for (size_t j = 0; j < ns; ++j) wq[j] = 1.0 / m.segmentInertia[j];
 
@@ -141,7 +212,8 @@ const RodStepStats& RodSolver::step() {
   const std::vector<double> s0 = x.s;
   const std::vector<Quat> q0 = x.q;
   for (size_t i = 0; i < n; ++i) {
-    if (!pinned(i)) x.c[i] += h * x.cDot[i] + h * h * set.gravity;
+    if (pinned(i)) continue;
+    x.c[i] += h * x.cDot[i] + h * h * set.gravity;
     x.s[i] += h * x.sDot[i];
   }
   for (size_t j = 0; j < ns; ++j) x.q[j] = (expQuat(h * x.omega[j]) * x.q[j]).normalized();
@@ -155,7 +227,20 @@ const RodStepStats& RodSolver::step() {
   std::vector<Vec3> lambdaBend(n, Vec3::Zero());
   std::vector<double> lambdaLaplace(n, 0.0);
   Accumulator acc;
+  auto applyCorrections = [&](const Accumulator& a) {
+    const double beta = set.relaxation;
+    for (size_t i = 0; i < n; ++i) {
+      if (a.nc[i] && !pinned(i)) x.c[i] += beta * a.dc[i] / a.nc[i];
+      if (a.ns[i] && !pinned(i)) x.s[i] += beta * a.ds[i] / a.ns[i];
+    }
+    for (size_t j = 0; j < ns; ++j)
+      if (a.nq[j]) x.q[j] = (expQuat(beta * a.dtheta[j] / a.nq[j]) * x.q[j]).normalized();
+  };
   int constraints = 0;
+  // Broad phase once per step, on the prediction.
+  const std::vector<std::pair<int32_t, int32_t>> pairs =
+      set.collisions ? pillPairs(m, x) : std::vector<std::pair<int32_t, int32_t>>{};
+  stats_.candidatePairs = int(pairs.size());
   for (int it = 0; it < set.iterations; ++it) {
     acc.reset(n, ns);
     constraints = 0;
@@ -264,14 +349,54 @@ const RodStepStats& RodSolver::step() {
         ++constraints;
       }
     }
-    // Jacobi: each degree of freedom moves by the mean of its corrections, relaxed.
-    const double beta = set.relaxation;
-    for (size_t i = 0; i < n; ++i) {
-      if (acc.nc[i] && !pinned(i)) x.c[i] += beta * acc.dc[i] / acc.nc[i];
-      if (acc.ns[i]) x.s[i] += beta * acc.ds[i] / acc.ns[i];
+    // The elastic corrections first (Jacobi: each degree of freedom moves by
+    // the mean of its corrections, relaxed), then the contacts as a second
+    // Jacobi pass on the result, so that they are not diluted by the many
+    // elastic constraints on a node.
+    applyCorrections(acc);
+    acc.reset(n, ns);
+    // Collisions (eq. 31), as inequality projections: only while penetrating.
+    int contacts = 0;
+    for (const auto& [ja, jb] : pairs) {
+      const PillContact hit = pillContact(segmentPill(m, x, size_t(ja)), segmentPill(m, x, size_t(jb)));
+      if (hit.distance >= 0) continue;
+      ++contacts;
+      const size_t a0 = size_t(m.segmentNode[size_t(ja)]), b0 = size_t(m.segmentNode[size_t(jb)]);
+      const size_t node[4] = {a0, a0 + 1, b0, b0 + 1};
+      const double weight[4] = {1 - hit.alpha, hit.alpha, 1 - hit.beta, hit.beta};
+      const double side[4] = {-1, -1, 1, 1};  // dC/dc = side weight n; dC/ds = -weight r
+      double denom = 0;
+      for (int k = 0; k < 4; ++k) {
+        denom += wc[node[k]] * weight[k] * weight[k];
+        denom += ws[node[k]] * weight[k] * weight[k] * m.restRadius[node[k]] * m.restRadius[node[k]];
+      }
+      if (!(denom > 0)) continue;
+      const double dl = -hit.distance / denom;
+      for (int k = 0; k < 4; ++k) {
+        acc.dc[node[k]] += wc[node[k]] * side[k] * weight[k] * dl * hit.normal, ++acc.nc[node[k]];
+        acc.ds[node[k]] -= ws[node[k]] * weight[k] * m.restRadius[node[k]] * dl, ++acc.ns[node[k]];
+      }
+      ++constraints;
     }
-    for (size_t j = 0; j < ns; ++j)
-      if (acc.nq[j]) x.q[j] = (expQuat(beta * acc.dtheta[j] / acc.nq[j]) * x.q[j]).normalized();
+    // The ground: each node's sphere above the plane, with friction on the slide.
+    if (set.ground)
+      for (size_t i = 0; i < n; ++i) {
+        const double C = x.c[i].y() - x.s[i] * m.restRadius[i] - set.groundHeight;
+        if (C >= 0 || pinned(i)) continue;
+        ++contacts;
+        const double r = m.restRadius[i];
+        const double dl = -C / (wc[i] + ws[i] * r * r);
+        Vec3 d = wc[i] * dl * Vec3::UnitY();
+        Vec3 slide = x.c[i] - c0[i];
+        slide.y() = 0;
+        const double length = slide.norm();
+        if (length > 0) d -= slide * std::min(1.0, set.friction * (-C) / length);
+        acc.dc[i] += d, ++acc.nc[i];
+        acc.ds[i] -= ws[i] * r * dl, ++acc.ns[i];
+        ++constraints;
+      }
+    stats_.contacts = contacts;
+    applyCorrections(acc);
   }
 
   // Velocities from the step's motion.

@@ -77,14 +77,29 @@ struct RodSettings {
   int iterations = 10;                     // Jacobi iterations per step
   double relaxation = 1.0;                 // beta of eq. 28, applied to the averaged corrections
   Vec3 gravity = Vec3(0, -9.81, 0);
-  std::vector<uint8_t> pinned;             // per node (empty: none): c held (kinematic), s free
+  std::vector<uint8_t> pinned;             // per node (empty: none): kinematic, c and s held
   double damping = 0;                      // velocity kept per step: 1 - damping
+  // Collisions (Section 7): every segment is a pill (its end spheres of
+  // radius s r); pills of different segments that share no node collide
+  // (eq. 30-31, after a uniform-grid broad phase on their bounding spheres
+  // with cells as wide as the largest one), nodes collide with the ground.
+  bool collisions = true;
+  bool ground = true;
+  double groundHeight = 0;
+  double friction = 0.5;                   // ground, position-level Coulomb
 };
 
 struct RodStepStats {
   double seconds = 0;
   int constraints = 0;
+  int candidatePairs = 0;                  // pill pairs from the broad phase
+  int contacts = 0;                        // penetrating pill pairs and ground nodes (last iteration)
 };
+
+// Pill pairs (segment indices, i < j) whose bounding spheres overlap, from a
+// uniform grid (cell: the largest bounding sphere's diameter); pairs sharing
+// a node are left out. In ascending order.
+std::vector<std::pair<int32_t, int32_t>> pillPairs(const RodModel& m, const RodState& s);
 
 class RodSolver {
  public:
