@@ -11,8 +11,10 @@
 
 #include "core/Types.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 // Passing a vector by value would change the ABI between instruction sets;
 // none crosses a call (everything here is always inlined).
@@ -148,6 +150,32 @@ SINEW_LANES_INLINE void edges(const Vec3* p, const int32_t* node, M& A) {
     }
   }
   for (int k = 0; k < 9; ++k) A.a[k] = load(buf[k]);
+}
+
+// Per-element data laid out for the kernels: blocks of kLanes, field-major
+// inside a block ([block][field entry][lane]); lanes past the last element
+// repeat it (they are computed and never written back).
+inline size_t blockCount(size_t elements) { return (elements + kLanes - 1) / kLanes; }
+template <class Corners>  // std::array<int32_t, 4> per tet
+std::vector<int32_t> blockCorners(const std::vector<Corners>& tets) {
+  const size_t slots = blockCount(tets.size()) * kLanes;
+  std::vector<int32_t> out(slots * 4);
+  for (size_t s = 0; s < slots; ++s)
+    for (int c = 0; c < 4; ++c) out[(s / kLanes * 4 + size_t(c)) * kLanes + s % kLanes] = tets[std::min(s, tets.size() - 1)][size_t(c)];
+  return out;
+}
+inline std::vector<double> blockMatrices(const std::vector<Mat3>& m) {
+  const size_t slots = blockCount(m.size()) * kLanes;
+  std::vector<double> out(slots * 9);
+  for (size_t s = 0; s < slots; ++s)
+    for (int k = 0; k < 9; ++k) out[(s / kLanes * 9 + size_t(k)) * kLanes + s % kLanes] = m[std::min(s, m.size() - 1)].data()[k];
+  return out;
+}
+inline std::vector<double> blockScalars(const std::vector<double>& v) {
+  const size_t slots = blockCount(v.size()) * kLanes;
+  std::vector<double> out(slots);
+  for (size_t s = 0; s < slots; ++s) out[s] = v[std::min(s, v.size() - 1)];
+  return out;
 }
 
 }  // namespace sinew::lanes

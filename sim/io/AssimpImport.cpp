@@ -1,6 +1,7 @@
 #include "io/AssimpImport.h"
 
 #include "core/Error.h"
+#include "core/Rotation.h"
 #include "core/Text.h"
 #include "io/Bvh.h"
 #include "io/FileUtil.h"
@@ -98,14 +99,7 @@ Mat4 globalMatrix(const aiNode* n) {
 // Rigid part of an affine matrix (scale and shear removed), translation scaled to metres.
 Transform rigidPart(const Mat4& m, double scale) {
   Mat3 a = m.topLeftCorner<3, 3>();
-  Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 r = svd.matrixU() * svd.matrixV().transpose();
-  if (r.determinant() < 0) {
-    Mat3 u = svd.matrixU();
-    u.col(2) *= -1;
-    r = u * svd.matrixV().transpose();
-  }
-  return {Quat(r).normalized(), m.topRightCorner<3, 1>() * scale};
+  return {Quat(nearestRotation(a)).normalized(), m.topRightCorner<3, 1>() * scale};
 }
 
 std::string nodeName(const aiNode* n) { return n ? sanitizeName(n->mName.C_Str()) : std::string(); }

@@ -1,10 +1,10 @@
+#include "core/Rotation.h"
 #include "li2019/Factorization.h"
 #include "li2019/Li2019.h"
 #include "li2019/LocalKernel.h"
 #include "solver/Simulation.h"
 
 #include <Eigen/Cholesky>
-#include <Eigen/SVD>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -26,13 +26,6 @@ Mat3 expRotation(const Vec3& w) {
   return Eigen::AngleAxisd(angle, w / angle).toRotationMatrix();
 }
 
-// The rotation nearest to `a` (polar factor, reflections removed).
-Mat3 nearestRotation(const Mat3& a) {
-  const Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 u = svd.matrixU();
-  if ((u * svd.matrixV().transpose()).determinant() < 0) u.col(2) *= -1;
-  return u * svd.matrixV().transpose();
-}
 
 // (P21 - P12, P02 - P20, P10 - P01): sum m r x (N r) for P = N S.
 Vec3 axial(const Mat3& p) { return {p(2, 1) - p(1, 2), p(0, 2) - p(2, 0), p(1, 0) - p(0, 1)}; }

@@ -3,8 +3,7 @@
 #include "li2019/LocalKernel.h"
 
 #include "core/Lanes.h"
-
-#include <Eigen/SVD>
+#include "core/Rotation.h"
 
 #include <algorithm>
 
@@ -19,12 +18,6 @@ namespace {
 constexpr double kFlat = 1e-4;
 constexpr int kNewtonIterations = 20;
 
-Mat3 properRotation(const Mat3& f) {
-  const Eigen::JacobiSVD<Mat3> svd(f, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 u = svd.matrixU();
-  if ((u * svd.matrixV().transpose()).determinant() < 0) u.col(2) *= -1;
-  return u * svd.matrixV().transpose();
-}
 
 }  // namespace
 
@@ -32,17 +25,10 @@ TetBlocks makeTetBlocks(const std::vector<Tet>& tets, const std::vector<Mat3>& r
                         const std::vector<double>& weight) {
   TetBlocks e;
   e.count = tets.size();
-  e.blocks = (e.count + kLanes - 1) / kLanes;
-  const size_t slots = e.blocks * kLanes;
-  e.node.resize(slots * 4);
-  e.restShapeInverse.resize(slots * 9);
-  e.weight.resize(slots);
-  for (size_t s = 0; s < slots; ++s) {
-    const size_t t = std::min(s, e.count - 1), b = s / kLanes, l = s % kLanes;
-    for (int c = 0; c < 4; ++c) e.node[(b * 4 + c) * kLanes + l] = tets[t][c];
-    for (int k = 0; k < 9; ++k) e.restShapeInverse[(b * 9 + k) * kLanes + l] = restShapeInverse[t].data()[k];
-    e.weight[s] = weight[t];
-  }
+  e.blocks = blockCount(e.count);
+  e.node = blockCorners(tets);
+  e.restShapeInverse = blockMatrices(restShapeInverse);
+  e.weight = blockScalars(weight);
   return e;
 }
 
@@ -65,7 +51,7 @@ void localBlocks(const TetBlocks& e, size_t firstBlock, size_t lastBlock, const 
     const Mask ok = polarNewton(xr, kFlat, kNewtonIterations);
     mul(r0, xr, rot);
     for (int l = 0; l < kLanes; ++l)
-      if (!ok[l]) setLane(rot, l, properRotation(lane(f, l)));
+      if (!ok[l]) setLane(rot, l, nearestRotation(lane(f, l)));
     scatter(rot, elem, valid, rotation);
 
     // The pull of the projection on corners 1..3 is w R g_c with g_c the

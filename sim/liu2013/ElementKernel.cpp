@@ -4,6 +4,7 @@
 #include "liu2013/ElementKernel.h"
 
 #include "core/Lanes.h"
+#include "core/Rotation.h"
 
 #include <Eigen/SVD>
 
@@ -35,13 +36,7 @@ bool invertible(const Mat3& x) {
 // det U V^T) V^T from the SVD (never a reflection; the smallest singular
 // direction takes the sign, as in invertible FEM). Exact, and rare enough
 // that its cost does not matter.
-void polarFallback(const Mat3& a, Mat3& r) {
-  Eigen::JacobiSVD<Mat3> svd(a, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 u = svd.matrixU();
-  const Mat3& v = svd.matrixV();
-  if ((u * v.transpose()).determinant() < 0) u.col(2) = -u.col(2);
-  r = u * v.transpose();
-}
+void polarFallback(const Mat3& a, Mat3& r) { r = nearestRotation(a); }
 
 }  // namespace
 
@@ -86,21 +81,12 @@ ElementBlocks makeElementBlocks(const std::vector<Tet>& tets, const std::vector<
                                 const std::vector<double>& restVolume) {
   ElementBlocks e;
   e.count = tets.size();
-  e.blocks = (e.count + kLanes - 1) / kLanes;
-  const size_t slots = e.blocks * kLanes;
-  e.node.resize(slots * 4);
-  e.restShapeInverse.resize(slots * 9);
-  e.mu.resize(slots);
-  e.lambda.resize(slots);
-  e.restVolume.resize(slots);
-  for (size_t s = 0; s < slots; ++s) {
-    const size_t t = std::min(s, e.count - 1), b = s / kLanes, l = s % kLanes;
-    for (int c = 0; c < 4; ++c) e.node[(b * 4 + c) * kLanes + l] = tets[t][c];
-    for (int k = 0; k < 9; ++k) e.restShapeInverse[(b * 9 + k) * kLanes + l] = restShapeInverse[t].data()[k];
-    e.mu[s] = mu[t];
-    e.lambda[s] = lambda[t];
-    e.restVolume[s] = restVolume[t];
-  }
+  e.blocks = lanes::blockCount(e.count);
+  e.node = lanes::blockCorners(tets);
+  e.restShapeInverse = lanes::blockMatrices(restShapeInverse);
+  e.mu = lanes::blockScalars(mu);
+  e.lambda = lanes::blockScalars(lambda);
+  e.restVolume = lanes::blockScalars(restVolume);
   return e;
 }
 

@@ -1,6 +1,6 @@
 #include "viper/ShapeMatching.h"
 
-#include <Eigen/SVD>
+#include "core/Rotation.h"
 
 #include <stdexcept>
 
@@ -28,11 +28,8 @@ Similarity matchSimilarity(const std::vector<RodFrame>& rest, const std::vector<
   // Eq. 34: R* nearest to sum [s R, c - mu] [s R, c - mu](rest)^T.
   Mat3 cross = Mat3::Zero();
   for (size_t i = 0; i < rest.size(); ++i) cross += block(current[i], mu) * block(rest[i], muRest).transpose();
-  const Eigen::JacobiSVD<Mat3> svd(cross, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  Mat3 u = svd.matrixU();
-  if ((u * svd.matrixV().transpose()).determinant() < 0) u.col(2) *= -1;
   Similarity t;
-  t.rotation = u * svd.matrixV().transpose();
+  t.rotation = nearestRotation(cross);
   // Eq. 35-36.
   double num = 0, den = 0;
   for (size_t i = 0; i < rest.size(); ++i) {
