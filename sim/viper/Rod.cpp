@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 #include "viper/Pill.h"
+#include "viper/ShapeMatching.h"
 
 #include <Eigen/Dense>
 
@@ -49,7 +50,7 @@ struct Accumulator {
 
 }  // namespace
 
-std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods) {
+std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods, const std::vector<BundleInput>& bundles) {
   auto m = std::make_shared<RodModel>();
   m->first.push_back(0);
   for (size_t k = 0; k < rods.size(); ++k) {
@@ -58,6 +59,13 @@ std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods)
     if (in.nodes.size() < 2) throw InputError("viper", label + " has " + std::to_string(in.nodes.size()) + " node(s); a rod needs 2");
     if (in.radii.size() != in.nodes.size())
       throw InputError("viper", label + ": " + std::to_string(in.radii.size()) + " radii for " + std::to_string(in.nodes.size()) + " nodes");
+    if (!in.contractile.empty() && in.contractile.size() + 1 != in.nodes.size())
+      throw InputError("viper", label + ": " + std::to_string(in.contractile.size()) + " contractile weights for " +
+                                    std::to_string(in.nodes.size() - 1) + " segments");
+    for (double c : in.contractile)
+      if (!(c >= 0 && c <= 1)) throw InputError("viper", label + ": contractile weights must lie in [0, 1]");
+    if (!(in.material.maxContraction >= 0 && in.material.maxContraction < 1))
+      throw InputError("viper", label + ": maximum contraction must lie in [0, 1)");
     const int32_t base = int32_t(m->restCenter.size());
     for (size_t i = 0; i < in.nodes.size(); ++i) {
       if (!in.nodes[i].allFinite()) throw InputError("viper", label + ": node " + std::to_string(i) + " is not finite");
@@ -78,12 +86,25 @@ std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods)
       m->restLength.push_back(l);
       m->restOrientation.push_back(alongE3(d / l));
       m->segmentInertia.push_back(mass * r * r / 4);
+      m->segmentContractile.push_back(in.contractile.empty() ? 1.0 : in.contractile[i]);
       m->nodeMass[size_t(base) + i] += mass / 2;
       m->nodeMass[size_t(base) + i + 1] += mass / 2;
     }
     m->first.push_back(int32_t(m->restCenter.size()));
     m->names.push_back(in.name);
     m->material.push_back(in.material);
+  }
+  for (size_t b = 0; b < bundles.size(); ++b) {
+    const std::string label = "bundle " + std::to_string(b);
+    if (bundles[b].members.size() < 2) throw InputError("viper", label + " has fewer than 2 members");
+    std::vector<int32_t> nodes;
+    for (const auto& [rod, node] : bundles[b].members) {
+      if (rod < 0 || size_t(rod) >= rods.size() || node < 0 || size_t(node) >= rods[size_t(rod)].nodes.size())
+        throw InputError("viper", label + ": member (rod " + std::to_string(rod) + ", node " + std::to_string(node) +
+                                      ") does not exist");
+      nodes.push_back(m->first[size_t(rod)] + node);
+    }
+    m->bundles.push_back(std::move(nodes));
   }
   return m;
 }
@@ -190,6 +211,40 @@ double RodSolver::length(int32_t rod) const {
   return l;
 }
 
+void RodSolver::moveNode(size_t i, const Vec3& position) { state_.c.at(i) = position; }
+
+// The frame of node i for shape matching: its scale, the orientation of the
+// segment that starts there (ends there, for a rod's last node) and its centre.
+RodFrame RodSolver::nodeFrame(size_t i, bool rest) const {
+  const RodModel& m = *model_;
+  size_t rod = 0;
+  while (m.first[rod + 1] <= int32_t(i)) ++rod;
+  const size_t segment = i + 1 < size_t(m.first[rod + 1]) ? i - rod : i - rod - 1;
+  const Quat& q = rest ? m.restOrientation[segment] : state_.q[segment];
+  return {rest ? 1.0 : state_.s[i], q.toRotationMatrix(), rest ? m.restCenter[i] : state_.c[i]};
+}
+
+// Eq. 33-36 as a hard constraint: each bundle's nodes are set to the best
+// similarity transform of their rest frames (pinned nodes stay).
+void RodSolver::projectBundles() {
+  const RodModel& m = *model_;
+  for (const std::vector<int32_t>& bundle : m.bundles) {
+    std::vector<RodFrame> rest, now;
+    for (int32_t i : bundle) {
+      rest.push_back(nodeFrame(size_t(i), true));
+      now.push_back(nodeFrame(size_t(i), false));
+    }
+    const Similarity t = matchSimilarity(rest, now);
+    for (size_t k = 0; k < bundle.size(); ++k) {
+      const size_t i = size_t(bundle[k]);
+      if (!settings_.pinned.empty() && settings_.pinned[i]) continue;
+      const RodFrame f = apply(t, rest[k]);
+      state_.c[i] = f.center;
+      state_.s[i] = f.scale;
+    }
+  }
+}
+
 const RodStepStats& RodSolver::step() {
   const auto start = std::chrono::steady_clock::now();
   const RodModel& m = *model_;
@@ -211,11 +266,14 @@ const RodStepStats& RodSolver::step() {
   const std::vector<Vec3> c0 = x.c;
   const std::vector<double> s0 = x.s;
   const std::vector<Quat> q0 = x.q;
+  const bool offset = predictionOffset_.size() == n;
   for (size_t i = 0; i < n; ++i) {
     if (pinned(i)) continue;
     x.c[i] += h * x.cDot[i] + h * h * set.gravity;
+    if (offset) x.c[i] += predictionOffset_[i];
     x.s[i] += h * x.sDot[i];
   }
+  predictionOffset_.clear();
   for (size_t j = 0; j < ns; ++j) x.q[j] = (expQuat(h * x.omega[j]) * x.q[j]).normalized();
 
   // Constraints, with their multipliers for this step (XPBD).
@@ -253,17 +311,22 @@ const RodStepStats& RodSolver::step() {
       const Vec3 dir = d3(x.q[j]);
       const Vec3 e = (x.c[b] - x.c[a]) / l;
       const double sm = 0.5 * (x.s[a] + x.s[b]);
+      const int32_t rod = m.segmentRod[j];
+      const double active = set.activation.empty() ? 0.0 : set.activation[size_t(rod)];
+      const double shorten = 1.0 - mat.maxContraction * std::clamp(active, 0.0, 1.0) * m.segmentContractile[j];
 
-      // Stretch/shear (eq. 11): (c_b - c_a) / l - d3 = 0 (rest segments are straight).
+      // Stretch/shear (eq. 11): (c_b - c_a) / l - d3 = 0 (rest segments are
+      // straight); an activated fibre aims at `shorten` of its length.
       {
         const double alpha = 1.0 / (mat.stretch * area * l * h * h);
-        const Vec3 C = e - dir;
-        const Mat3 K = ((wc[a] + wc[b]) / (l * l) + wq[j]) * Mat3::Identity() - wq[j] * dir * dir.transpose();
+        const Vec3 C = e - shorten * dir;
+        const Mat3 K = ((wc[a] + wc[b]) / (l * l) + wq[j] * shorten * shorten) * Mat3::Identity() -
+                       wq[j] * shorten * shorten * dir * dir.transpose();
         const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].stretch);
         lambda[j].stretch += dl;
         acc.dc[a] -= wc[a] / l * dl, ++acc.nc[a];
         acc.dc[b] += wc[b] / l * dl, ++acc.nc[b];
-        acc.dtheta[j] -= wq[j] * dir.cross(dl), ++acc.nq[j];  // dC/dtheta = [d3]x
+        acc.dtheta[j] -= wq[j] * shorten * dir.cross(dl), ++acc.nq[j];  // dC/dtheta = shorten [d3]x
         ++constraints;
       }
       // Radial scale (eq. 12): s_m - 1 = 0 (rest scale 1).
@@ -397,6 +460,8 @@ const RodStepStats& RodSolver::step() {
       }
     stats_.contacts = contacts;
     applyCorrections(acc);
+    if (!m.bundles.empty() && ((it + 1) % std::max(1, set.bundleInterval) == 0 || it + 1 == set.iterations))
+      projectBundles();
   }
 
   // Velocities from the step's motion.

@@ -15,6 +15,9 @@
 #pragma once
 
 #include "core/Types.h"
+#include "viper/ShapeMatching.h"
+
+#include <array>
 
 #include <memory>
 #include <string>
@@ -30,6 +33,7 @@ struct RodMaterial {
   double bend = 1e5;            // H_s of eq. 14 (bend and twist), Pa
   double scaleBend = 1e3;       // k_b^x + k_b^y of eq. 15, Pa
   double volume = 1e6;          // k_v of eq. 18, Pa
+  double maxContraction = 0.3;  // fibre rest length at full activation: 1 - this (Section 8.2)
 };
 
 // One rod as given: rest node positions (a polyline) and radii.
@@ -38,6 +42,15 @@ struct RodInput {
   std::vector<Vec3> nodes;
   std::vector<double> radii;
   RodMaterial material;
+  // Per segment, how much of the rod's activation shortens it (0..1; empty:
+  // all 1). A muscle's fibres contract in the belly, not in the tendons.
+  std::vector<double> contractile;
+};
+
+// A bundle (Section 7.3): nodes of several rods that form one cross-section,
+// as (rod, node within the rod). Its shape is kept up to a similarity.
+struct BundleInput {
+  std::vector<std::array<int32_t, 2>> members;
 };
 
 struct RodModel {
@@ -53,15 +66,20 @@ struct RodModel {
   std::vector<double> restLength;
   std::vector<Quat> restOrientation;       // d3 along the rest segment
   std::vector<double> segmentInertia;      // rho pi r^2 l * r^2 / 4 (disc about a diameter)
+  std::vector<double> segmentContractile;   // 0..1 (RodInput::contractile)
   std::vector<RodMaterial> material;       // per rod
+  // Bundles: node indices of each cross-section.
+  std::vector<std::vector<int32_t>> bundles;
   size_t nodeCount() const { return restCenter.size(); }
   size_t segmentCount() const { return segmentNode.size(); }
   size_t rodCount() const { return names.size(); }
 };
 
 // Throws InputError naming the rod: fewer than 2 nodes, radii not positive,
-// a zero-length segment, non-finite values.
-std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods);
+// a zero-length segment, non-finite values; bundles with fewer than 2 members
+// or members out of range.
+std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods,
+                                              const std::vector<BundleInput>& bundles = {});
 
 struct RodState {
   double time = 0;
@@ -79,6 +97,13 @@ struct RodSettings {
   Vec3 gravity = Vec3(0, -9.81, 0);
   std::vector<uint8_t> pinned;             // per node (empty: none): kinematic, c and s held
   double damping = 0;                      // velocity kept per step: 1 - damping
+  // Per rod activation in [0, 1] (empty: none): contractile segments aim at
+  // (1 - maxContraction * activation) of their rest length, while the volume
+  // term keeps their volume, so a held muscle's belly bulges (Fig. 10).
+  std::vector<double> activation;
+  // Bundles are projected onto their best similarity (eq. 33-36) after every
+  // `bundleInterval` iterations and after the last one.
+  int bundleInterval = 5;
   // Collisions (Section 7): every segment is a pill (its end spheres of
   // radius s r); pills of different segments that share no node collide
   // (eq. 30-31, after a uniform-grid broad phase on their bounding spheres
@@ -109,16 +134,27 @@ class RodSolver {
   void setState(RodState s) { state_ = std::move(s); }
   RodSettings& settings() { return settings_; }
   const RodStepStats& step();
+  // A displacement added to the next step's prediction of the free nodes
+  // (Section 8.2: the bones' motion skinned onto a muscle's nodes, so fast
+  // motion starts close to the answer). Used once.
+  void setPredictionOffset(std::vector<Vec3> offset) { predictionOffset_ = std::move(offset); }
+  // Moves node i kinematically (a pinned node following a bone): its
+  // position now, and its velocity from where it was.
+  void moveNode(size_t i, const Vec3& position);
 
   // Measures of the current state.
   double volume(int32_t rod) const;        // sum over segments of pi (s_m r_m)^2 |c_b - c_a|
   double length(int32_t rod) const;
 
  private:
+  RodFrame nodeFrame(size_t node, bool rest) const;
+  void projectBundles();
+
   std::shared_ptr<const RodModel> model_;
   RodSettings settings_;
   RodState state_;
   RodStepStats stats_;
+  std::vector<Vec3> predictionOffset_;
 };
 
 }  // namespace sinew::viper

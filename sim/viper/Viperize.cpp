@@ -303,12 +303,20 @@ ViperizeResult viperize(const TriMesh& surface, const std::vector<MuscleMark>& m
       rod.nodes.push_back(g[m][k]);
       rod.radii.push_back(radius[m]);
     }
+    // Fibres contract in the belly and not at the tendons: sin(pi z) along the rod.
+    for (size_t m = 0; m + 1 < M; ++m) rod.contractile.push_back(std::sin(kPi * (double(m) + 0.5) / double(M - 1)));
     for (size_t m = 0; m + 1 < M; ++m) {
       const double rm = 0.5 * (radius[m] + radius[m + 1]);
       r.rodVolume += kPi * rm * rm * (g[m + 1][k] - g[m][k]).norm();
     }
     r.rods.push_back(std::move(rod));
   }
+  if (K > 1)
+    for (size_t m = 0; m < M; ++m) {
+      BundleInput b;
+      for (size_t k = 0; k < K; ++k) b.members.push_back({int32_t(k), int32_t(m)});
+      r.bundles.push_back(std::move(b));
+    }
   if (!(r.rodVolume > 0)) throw InputError(who, "the rods have no volume (the muscle is too thin for " + std::to_string(K) + " rods)");
   for (RodInput& rod : r.rods) rod.material.density = o.material.density * r.muscleVolume / r.rodVolume;
   progress.update(1.0, "done");

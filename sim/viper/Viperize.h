@@ -59,7 +59,8 @@ struct ViperizeResult {
   TetMesh mesh;                  // the muscle's tets
   std::vector<double> field;     // u per node, in [0, 1]
   std::vector<MuscleSlice> slices;
-  std::vector<RodInput> rods;    // K rods; node m of every rod lies on slice m
+  std::vector<RodInput> rods;    // K rods; node m of every rod lies on slice m; contractile in the belly
+  std::vector<BundleInput> bundles;  // one per slice: node m of every rod (none for K = 1)
   double muscleVolume = 0;       // of the surface, m^3
   double rodVolume = 0;          // of the rods at rest (pills' volumes), m^3
   double insideFraction = 0;     // node spheres wholly inside the surface
