@@ -193,6 +193,49 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
   return o;
 }
 
+json rodMaterialToJson(const RodMaterial& m) {
+  return {{"density", m.density}, {"stretch", m.stretch}, {"shear", m.shear}, {"radial", m.radial}, {"bend", m.bend},
+          {"scaleBend", m.scaleBend}, {"volume", m.volume}, {"maxContraction", m.maxContraction}};
+}
+
+json rodBodyToJson(const RodBodyObject& b, BlobWriter& blobs) {
+  json o{{"id", b.id}, {"name", b.name}, {"surface", b.surface}, {"visible", b.visible},
+         {"originBone", b.originBone}, {"insertionBone", b.insertionBone}, {"rodCount", b.rodCount},
+         {"sliceCount", b.sliceCount}, {"activation", b.activation}, {"selfCollision", b.selfCollision},
+         {"material", rodMaterialToJson(b.material)}};
+  if (!b.paint.empty()) {
+    std::vector<int32_t> paint;
+    for (MusclePaint v : b.paint) paint.push_back(int32_t(v));
+    o["paint"] = blobs.add(paint.data(), paint.size(), {paint.size()});
+  }
+  std::vector<int32_t> first{0};
+  std::vector<double> nodes, radii, contractile;
+  bool anyContractile = false;
+  for (const RodBodyRod& r : b.rods) {
+    first.push_back(first.back() + int32_t(r.nodes.size()));
+    for (const Vec3& x : r.nodes) nodes.insert(nodes.end(), {x.x(), x.y(), x.z()});
+    radii.insert(radii.end(), r.radii.begin(), r.radii.end());
+    anyContractile = anyContractile || !r.contractile.empty();
+  }
+  for (const RodBodyRod& r : b.rods)
+    for (size_t i = 0; i + 1 < r.nodes.size(); ++i) contractile.push_back(r.contractile.empty() ? 1.0 : r.contractile[i]);
+  o["rodFirst"] = blobs.add(first.data(), first.size(), {first.size()});
+  o["nodes"] = blobs.add(nodes.data(), nodes.size(), {nodes.size() / 3, 3});
+  o["radii"] = blobs.add(radii.data(), radii.size(), {radii.size()});
+  if (anyContractile) o["contractile"] = blobs.add(contractile.data(), contractile.size(), {contractile.size()});
+  json bundles = json::array();
+  for (const auto& bundle : b.bundles) {
+    json members = json::array();
+    for (const auto& [rod, node] : bundle) members.push_back(json::array({rod, node}));
+    bundles.push_back(members);
+  }
+  o["bundles"] = bundles;
+  json pins = json::array();
+  for (const RodPin& p : b.pins) pins.push_back({{"rod", p.rod}, {"node", p.node}, {"bone", p.bone}});
+  o["pins"] = pins;
+  return o;
+}
+
 json projectToJson(const Project& p, BlobWriter& blobs) {
   json j;
   j["format"] = kProjectFormatName;
@@ -265,6 +308,11 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
     volumes.push_back(o);
   }
   j["volumes"] = volumes;
+  if (!p.rodBodies.empty()) {  // optional (added within version 3)
+    json bodies = json::array();
+    for (const RodBodyObject& b : p.rodBodies) bodies.push_back(rodBodyToJson(b, blobs));
+    j["rodBodies"] = bodies;
+  }
   // Written only when the user set something, so projects without it keep their bytes.
   if (!p.simulation.empty()) {
     json sim = json::object();
@@ -382,6 +430,74 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
     for (size_t k = 0; k < o.windows.size(); ++k)
       o.feedback.gains.emplace_back(gains.begin() + long(k * size), gains.begin() + long((k + 1) * size));
   }
+  return o;
+}
+
+RodBodyObject rodBodyFromJson(const json& b, BlobReader& blobs, const std::string& path) {
+  RodBodyObject o;
+  o.id = field<ObjectId>(b, "id", "rod body", path);
+  o.name = field<std::string>(b, "name", "rod body", path);
+  const std::string ctx = "rod body '" + o.name + "'";
+  o.surface = b.value("surface", ObjectId(0));
+  o.visible = b.value("visible", true);
+  o.originBone = b.value("originBone", "");
+  o.insertionBone = b.value("insertionBone", "");
+  o.rodCount = field<int32_t>(b, "rodCount", ctx, path);
+  o.sliceCount = field<int32_t>(b, "sliceCount", ctx, path);
+  o.activation = field<double>(b, "activation", ctx, path);
+  o.selfCollision = b.value("selfCollision", true);
+  const json& m = field<json>(b, "material", ctx, path);
+  const std::string mctx = ctx + " material";
+  o.material.density = field<double>(m, "density", mctx, path);
+  o.material.stretch = field<double>(m, "stretch", mctx, path);
+  o.material.shear = field<double>(m, "shear", mctx, path);
+  o.material.radial = field<double>(m, "radial", mctx, path);
+  o.material.bend = field<double>(m, "bend", mctx, path);
+  o.material.scaleBend = field<double>(m, "scaleBend", mctx, path);
+  o.material.volume = field<double>(m, "volume", mctx, path);
+  o.material.maxContraction = field<double>(m, "maxContraction", mctx, path);
+  if (b.contains("paint"))
+    for (int32_t v : blobs.read<int32_t>(b.at("paint"), 1, ctx + " paint")) {
+      if (v < 0 || v > 2) throw InputError(path, ctx + ": unknown paint value " + std::to_string(v));
+      o.paint.push_back(MusclePaint(v));
+    }
+  const auto first = blobs.read<int32_t>(field<json>(b, "rodFirst", ctx, path), 1, ctx + " rod offsets");
+  const auto nodes = blobs.read<double>(field<json>(b, "nodes", ctx, path), 3, ctx + " nodes");
+  const auto radii = blobs.read<double>(field<json>(b, "radii", ctx, path), 1, ctx + " radii");
+  const size_t nNodes = nodes.size() / 3;
+  if (first.empty() || first.front() != 0 || size_t(first.back()) != nNodes || radii.size() != nNodes)
+    throw InputError(path, ctx + ": rod offsets, nodes and radii do not agree");
+  std::vector<double> contractile;
+  if (b.contains("contractile")) contractile = blobs.read<double>(b.at("contractile"), 1, ctx + " contractile weights");
+  size_t segment = 0;
+  for (size_t k = 0; k + 1 < first.size(); ++k) {
+    if (first[k + 1] < first[k] + 2) throw InputError(path, ctx + ": rod " + std::to_string(k) + " has fewer than 2 nodes");
+    RodBodyRod r;
+    for (int32_t i = first[k]; i < first[k + 1]; ++i) {
+      r.nodes.emplace_back(nodes[3 * size_t(i)], nodes[3 * size_t(i) + 1], nodes[3 * size_t(i) + 2]);
+      r.radii.push_back(radii[size_t(i)]);
+    }
+    if (!contractile.empty())
+      for (int32_t i = first[k]; i + 1 < first[k + 1]; ++i) {
+        if (segment >= contractile.size()) throw InputError(path, ctx + ": too few contractile weights");
+        r.contractile.push_back(contractile[segment++]);
+      }
+    o.rods.push_back(std::move(r));
+  }
+  if (!contractile.empty() && segment != contractile.size()) throw InputError(path, ctx + ": too many contractile weights");
+  for (const json& bundle : field<json>(b, "bundles", ctx, path)) {
+    std::vector<std::array<int32_t, 2>> members;
+    if (!bundle.is_array()) throw InputError(path, ctx + ": a bundle is not a list");
+    for (const json& member : bundle) {
+      if (!member.is_array() || member.size() != 2 || !member[0].is_number_integer() || !member[1].is_number_integer())
+        throw InputError(path, ctx + ": a bundle member is not [rod, node]");
+      members.push_back({member[0].get<int32_t>(), member[1].get<int32_t>()});
+    }
+    o.bundles.push_back(std::move(members));
+  }
+  for (const json& pin : field<json>(b, "pins", ctx, path))
+    o.pins.push_back({field<int32_t>(pin, "rod", ctx + " pin", path), field<int32_t>(pin, "node", ctx + " pin", path),
+                      pin.value("bone", "")});
   return o;
 }
 
@@ -508,6 +624,8 @@ Project projectFromJson(const json& j, const std::string& path) {
       }
       p.volumes.push_back(std::move(o));
     }
+  if (j.contains("rodBodies"))
+    for (const json& b : field<json>(j, "rodBodies", "project", path)) p.rodBodies.push_back(rodBodyFromJson(b, blobs, path));
   // Optional (added within version 3): absent means the solver's defaults.
   if (j.contains("simulation") && !j.at("simulation").is_null()) {
     const json& s = j.at("simulation");

@@ -58,7 +58,15 @@ ControllerObject* Project::findController(ObjectId id) {
 }
 const ControllerObject* Project::findController(ObjectId id) const { return const_cast<Project*>(this)->findController(id); }
 
+RodBodyObject* Project::findRodBody(ObjectId id) {
+  for (RodBodyObject& b : rodBodies)
+    if (b.id == id) return &b;
+  return nullptr;
+}
+const RodBodyObject* Project::findRodBody(ObjectId id) const { return const_cast<Project*>(this)->findRodBody(id); }
+
 std::string Project::objectName(ObjectId id) const {
+  if (const RodBodyObject* b = findRodBody(id)) return b->name;
   if (const ControllerObject* c = findController(id)) return c->name;
   if (const MeshObject* m = findMesh(id)) return m->name;
   if (const VolumeObject* v = findVolume(id)) return v->name;
@@ -128,6 +136,22 @@ void Project::validate(const std::string& context) const {
     claim(c.id, "controller '" + c.name + "'");
     if (!skeleton) throw InputError(context, "controller '" + c.name + "' needs the project's skeleton");
     c.validate(context, skeleton->skeleton.size());
+  }
+  for (const RodBodyObject& b : rodBodies) {
+    claim(b.id, "rod body '" + b.name + "'");
+    int64_t vertices = -1;
+    if (b.surface) {
+      const MeshObject* m = findMesh(b.surface);
+      if (!m) throw InputError(context, "rod body '" + b.name + "' skins a mesh that is not in the project");
+      vertices = int64_t(m->mesh.vertexCount());
+    }
+    b.validate(context, vertices);
+    for (const std::string& bone : {b.originBone, b.insertionBone})
+      if (!bone.empty() && (!skeleton || skeleton->skeleton.find(bone) < 0))
+        throw InputError(context, "rod body '" + b.name + "' attaches to bone '" + bone + "', which the skeleton does not have");
+    for (const RodPin& pin : b.pins)
+      if (!pin.bone.empty() && (!skeleton || skeleton->skeleton.find(pin.bone) < 0))
+        throw InputError(context, "rod body '" + b.name + "' pins a node to bone '" + pin.bone + "', which the skeleton does not have");
   }
   if (simulation.groundHeight && !std::isfinite(*simulation.groundHeight))
     throw InputError(context, "the ground height is not a finite number");

@@ -7,6 +7,7 @@
 #include "model/Collider.h"
 #include "model/Controller.h"
 #include "model/MotionClip.h"
+#include "model/RodBody.h"
 #include "model/Skeleton.h"
 #include "model/SkinWeights.h"
 #include "volume/TetMesh.h"
@@ -104,12 +105,13 @@ struct Project {
   std::vector<ClipObject> clips;
   std::vector<VolumeObject> volumes;
   std::vector<ControllerObject> controllers;
+  std::vector<RodBodyObject> rodBodies;    // VIPER rods: muscles, octopi, bands
   SimulationSetup simulation;
 
   ObjectId allocateId() { return nextId++; }
   Aabb bounds() const;                     // of the visible meshes and the skeleton
   size_t objectCount() const {
-    return meshes.size() + (skeleton ? 1 : 0) + clips.size() + volumes.size() + controllers.size();
+    return meshes.size() + (skeleton ? 1 : 0) + clips.size() + volumes.size() + controllers.size() + rodBodies.size();
   }
 
   MeshObject* findMesh(ObjectId id);
@@ -120,6 +122,8 @@ struct Project {
   const VolumeObject* findVolume(ObjectId id) const;
   ControllerObject* findController(ObjectId id);
   const ControllerObject* findController(ObjectId id) const;
+  RodBodyObject* findRodBody(ObjectId id);
+  const RodBodyObject* findRodBody(ObjectId id) const;
   // Name of object `id` or "" if there is none.
   std::string objectName(ObjectId id) const;
 

@@ -94,6 +94,13 @@ std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods,
     m->names.push_back(in.name);
     m->material.push_back(in.material);
   }
+  for (size_t k = 0; k < rods.size(); ++k) m->rodGroup.push_back(rods[k].group);
+  {
+    int32_t next = 0;
+    for (int32_t g : m->rodGroup) next = std::max(next, g + 1);
+    for (int32_t& g : m->rodGroup)
+      if (g < 0) g = next++;
+  }
   for (size_t b = 0; b < bundles.size(); ++b) {
     const std::string label = "bundle " + std::to_string(b);
     if (bundles[b].members.size() < 2) throw InputError("viper", label + " has fewer than 2 members");
@@ -105,6 +112,21 @@ std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods,
       nodes.push_back(m->first[size_t(rod)] + node);
     }
     m->bundles.push_back(std::move(nodes));
+  }
+  // Pairs that never collide: the same group, or overlapping at rest (with
+  // a margin of the radii on one rod: squeezed along its length, a thick
+  // rod must not push its own near neighbours apart).
+  const RodState rest = restState(*m);
+  const double largestRadius = m->restRadius.empty() ? 0.0 : *std::max_element(m->restRadius.begin(), m->restRadius.end());
+  for (const auto& [j, k] : overlappingPills(*m, rest, largestRadius)) {
+    const size_t a = size_t(m->segmentNode[size_t(j)]), b = size_t(m->segmentNode[size_t(k)]);
+    const Pill pa{m->restCenter[a], m->restCenter[a + 1], m->restRadius[a], m->restRadius[a + 1]};
+    const Pill pb{m->restCenter[b], m->restCenter[b + 1], m->restRadius[b], m->restRadius[b + 1]};
+    const bool sameRod = m->segmentRod[size_t(j)] == m->segmentRod[size_t(k)];
+    const double margin = sameRod ? std::max(pa.r1, pa.r2) + std::max(pb.r1, pb.r2) : 0.0;
+    if (m->rodGroup[size_t(m->segmentRod[size_t(j)])] == m->rodGroup[size_t(m->segmentRod[size_t(k)])] ||
+        pillContact(pa, pb, 20).distance < margin)
+      m->noCollision.emplace_back(j, k);
   }
   return m;
 }
@@ -127,22 +149,17 @@ Pill segmentPill(const RodModel& m, const RodState& s, size_t j) {
   return {s.c[a], s.c[b], s.s[a] * m.restRadius[a], s.s[b] * m.restRadius[b]};
 }
 
-// Two segments of one rod that (nearly) overlap at rest (near neighbours on a
-// thick rod) are not a collision: the rod's own potentials keep them apart.
-bool restOverlap(const RodModel& m, size_t j, size_t k) {
-  auto rest = [&](size_t i) {
-    const size_t a = size_t(m.segmentNode[i]);
-    return Pill{m.restCenter[a], m.restCenter[a + 1], m.restRadius[a], m.restRadius[a + 1]};
-  };
-  const Pill a = rest(j), b = rest(k);
-  // With a margin of the radii: a rod squeezed along its length must not
-  // collide with its near neighbours.
-  return pillContact(a, b, 20).distance < std::max(a.r1, a.r2) + std::max(b.r1, b.r2);
-}
-
 }  // namespace
 
 std::vector<std::pair<int32_t, int32_t>> pillPairs(const RodModel& m, const RodState& s) {
+  std::vector<std::pair<int32_t, int32_t>> pairs = overlappingPills(m, s, 0.0);
+  std::vector<std::pair<int32_t, int32_t>> kept;
+  kept.reserve(pairs.size());
+  std::set_difference(pairs.begin(), pairs.end(), m.noCollision.begin(), m.noCollision.end(), std::back_inserter(kept));
+  return kept;
+}
+
+std::vector<std::pair<int32_t, int32_t>> overlappingPills(const RodModel& m, const RodState& s, double margin) {
   const size_t ns = m.segmentCount();
   std::vector<Vec3> center(ns);
   std::vector<double> radius(ns);
@@ -150,7 +167,7 @@ std::vector<std::pair<int32_t, int32_t>> pillPairs(const RodModel& m, const RodS
   for (size_t j = 0; j < ns; ++j) {
     const Pill p = segmentPill(m, s, j);
     center[j] = 0.5 * (p.c1 + p.c2);
-    radius[j] = 0.5 * (p.c2 - p.c1).norm() + std::max(p.r1, p.r2);
+    radius[j] = 0.5 * (p.c2 - p.c1).norm() + std::max(p.r1, p.r2) + margin;
     largest = std::max(largest, radius[j]);
   }
   std::vector<std::pair<int32_t, int32_t>> pairs;
@@ -178,7 +195,6 @@ std::vector<std::pair<int32_t, int32_t>> pillPairs(const RodModel& m, const RodS
             const int32_t aj = m.segmentNode[j], ak = m.segmentNode[size_t(k)];
             if (aj == ak || aj + 1 == ak || ak + 1 == aj) continue;  // they share a node
             if ((center[j] - center[size_t(k)]).norm() > radius[j] + radius[size_t(k)]) continue;
-            if (m.segmentRod[j] == m.segmentRod[size_t(k)] && restOverlap(m, j, size_t(k))) continue;
             pairs.emplace_back(int32_t(j), k);
           }
         }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "core/Types.h"
+#include "model/RodBody.h"
 #include "viper/ShapeMatching.h"
 
 #include <array>
@@ -25,16 +26,7 @@
 
 namespace sinew::viper {
 
-struct RodMaterial {
-  double density = 1000;        // kg/m^3
-  double stretch = 1e6;         // k_s^z (eq. 11), Pa
-  double shear = 1e6;           // (eq. 11 acts on the whole vector: stretch and shear alike)
-  double radial = 1e5;          // k_s^x + k_s^y of eq. 12 (and 13), Pa
-  double bend = 1e5;            // H_s of eq. 14 (bend and twist), Pa
-  double scaleBend = 1e3;       // k_b^x + k_b^y of eq. 15, Pa
-  double volume = 1e6;          // k_v of eq. 18, Pa
-  double maxContraction = 0.3;  // fibre rest length at full activation: 1 - this (Section 8.2)
-};
+using sinew::RodMaterial;  // model/RodBody.h
 
 // One rod as given: rest node positions (a polyline) and radii.
 struct RodInput {
@@ -45,6 +37,9 @@ struct RodInput {
   // Per segment, how much of the rod's activation shortens it (0..1; empty:
   // all 1). A muscle's fibres contract in the belly, not in the tendons.
   std::vector<double> contractile;
+  // Rods with the same group >= 0 never collide with each other (a
+  // muscle's own fibres, Section 8.2); -1: the rod's own group.
+  int32_t group = -1;
 };
 
 // A bundle (Section 7.3): nodes of several rods that form one cross-section,
@@ -67,6 +62,11 @@ struct RodModel {
   std::vector<Quat> restOrientation;       // d3 along the rest segment
   std::vector<double> segmentInertia;      // rho pi r^2 l * r^2 / 4 (disc about a diameter)
   std::vector<double> segmentContractile;   // 0..1 (RodInput::contractile)
+  std::vector<int32_t> rodGroup;           // collision group per rod (unique where the input gave -1)
+  // Segment pairs (i < j, sorted) that never collide: they overlap at rest
+  // (neighbours on a thick rod, fibres of one bundle, a muscle's end inside
+  // its bone) or share a group.
+  std::vector<std::pair<int32_t, int32_t>> noCollision;
   std::vector<RodMaterial> material;       // per rod
   // Bundles: node indices of each cross-section.
   std::vector<std::vector<int32_t>> bundles;
@@ -125,6 +125,9 @@ struct RodStepStats {
 // uniform grid (cell: the largest bounding sphere's diameter); pairs sharing
 // a node are left out. In ascending order.
 std::vector<std::pair<int32_t, int32_t>> pillPairs(const RodModel& m, const RodState& s);
+// The same without the model's exclusions, for bounding spheres grown by
+// `margin` (m).
+std::vector<std::pair<int32_t, int32_t>> overlappingPills(const RodModel& m, const RodState& s, double margin);
 
 class RodSolver {
  public:

@@ -20,6 +20,7 @@
 
 #include "core/Progress.h"
 #include "geometry/TriMesh.h"
+#include "model/RodBody.h"
 #include "viper/Rod.h"
 #include "volume/TetMesh.h"
 
@@ -29,8 +30,8 @@
 
 namespace sinew::viper {
 
-// What the user painted on one surface vertex.
-enum class MuscleMark : uint8_t { None = 0, Source = 1, Sink = 2 };
+// What the user painted on one surface vertex (model/RodBody.h).
+using MuscleMark = sinew::MusclePaint;
 
 struct ViperizeOptions {
   int rods = 5;                  // K, 1..64
