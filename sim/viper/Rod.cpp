@@ -250,7 +250,21 @@ void RodSolver::projectBundles() {
       rest.push_back(nodeFrame(size_t(i), true));
       now.push_back(nodeFrame(size_t(i), false));
     }
-    const Similarity t = matchSimilarity(rest, now);
+    Similarity t = matchSimilarity(rest, now);
+    // Eq. 35 evaluated as if every rod's rotation agreed with R* (R_i = R*
+    // R_i(rest)): the fibres' twists about their own axes are free here, and
+    // a mismatch in them would otherwise shrink s* at every projection.
+    Vec3 mu = Vec3::Zero(), muRest = Vec3::Zero();
+    for (size_t k = 0; k < bundle.size(); ++k) mu += now[k].center, muRest += rest[k].center;
+    mu /= double(bundle.size());
+    muRest /= double(bundle.size());
+    double num = 0, den = 0;
+    for (size_t k = 0; k < bundle.size(); ++k) {
+      num += 3 * rest[k].scale * now[k].scale + (t.rotation * (rest[k].center - muRest)).dot(now[k].center - mu);
+      den += 3 * rest[k].scale * rest[k].scale + (rest[k].center - muRest).squaredNorm();
+    }
+    t.scale = num / den;
+    t.translation = mu - t.scale * t.rotation * muRest;
     for (size_t k = 0; k < bundle.size(); ++k) {
       const size_t i = size_t(bundle[k]);
       if (!settings_.pinned.empty() && settings_.pinned[i]) continue;
@@ -305,7 +319,7 @@ const RodStepStats& RodSolver::step() {
     const double beta = set.relaxation;
     for (size_t i = 0; i < n; ++i) {
       if (a.nc[i] && !pinned(i)) x.c[i] += beta * a.dc[i] / a.nc[i];
-      if (a.ns[i] && !pinned(i)) x.s[i] += beta * a.ds[i] / a.ns[i];
+      if (a.ns[i] && !pinned(i)) x.s[i] = std::max(x.s[i] + beta * a.ds[i] / a.ns[i], set.minScale);
     }
     for (size_t j = 0; j < ns; ++j)
       if (a.nq[j]) x.q[j] = (expQuat(beta * a.dtheta[j] / a.nq[j]) * x.q[j]).normalized();
@@ -433,6 +447,10 @@ const RodStepStats& RodSolver::step() {
     // Jacobi pass on the result, so that they are not diluted by the many
     // elastic constraints on a node.
     applyCorrections(acc);
+    // Bundles as hard constraints (eq. 33-36), before the contacts so that
+    // nothing moves a node back into contact after them.
+    if (!m.bundles.empty() && ((it + 1) % std::max(1, set.bundleInterval) == 0 || it + 1 == set.iterations))
+      projectBundles();
     acc.reset(n, ns);
     // Collisions (eq. 31), as inequality projections: only while penetrating.
     int contacts = 0;
@@ -444,16 +462,22 @@ const RodStepStats& RodSolver::step() {
       const size_t node[4] = {a0, a0 + 1, b0, b0 + 1};
       const double weight[4] = {1 - hit.alpha, hit.alpha, 1 - hit.beta, hit.beta};
       const double side[4] = {-1, -1, 1, 1};  // dC/dc = side weight n; dC/ds = -weight r
+      // Against a kinematic pill (a bone) only the positions move: a rigid
+      // bone does not pinch, and a muscle resting on it must be carried, not
+      // deflated step after step by the hard contact.
+      const bool kinematic = (wc[node[0]] == 0 && wc[node[1]] == 0) || (wc[node[2]] == 0 && wc[node[3]] == 0);
+      double wsc[4];
+      for (int k = 0; k < 4; ++k) wsc[k] = kinematic ? 0.0 : ws[node[k]];
       double denom = 0;
       for (int k = 0; k < 4; ++k) {
         denom += wc[node[k]] * weight[k] * weight[k];
-        denom += ws[node[k]] * weight[k] * weight[k] * m.restRadius[node[k]] * m.restRadius[node[k]];
+        denom += wsc[k] * weight[k] * weight[k] * m.restRadius[node[k]] * m.restRadius[node[k]];
       }
       if (!(denom > 0)) continue;
       const double dl = -hit.distance / denom;
       for (int k = 0; k < 4; ++k) {
         acc.dc[node[k]] += wc[node[k]] * side[k] * weight[k] * dl * hit.normal, ++acc.nc[node[k]];
-        acc.ds[node[k]] -= ws[node[k]] * weight[k] * m.restRadius[node[k]] * dl, ++acc.ns[node[k]];
+        if (wsc[k] > 0) acc.ds[node[k]] -= wsc[k] * weight[k] * m.restRadius[node[k]] * dl, ++acc.ns[node[k]];
       }
       ++constraints;
     }
@@ -476,8 +500,6 @@ const RodStepStats& RodSolver::step() {
       }
     stats_.contacts = contacts;
     applyCorrections(acc);
-    if (!m.bundles.empty() && ((it + 1) % std::max(1, set.bundleInterval) == 0 || it + 1 == set.iterations))
-      projectBundles();
   }
 
   // Velocities from the step's motion.

@@ -112,6 +112,10 @@ struct RodSettings {
   bool ground = true;
   double groundHeight = 0;
   double friction = 0.5;                   // ground, position-level Coulomb
+  // Scales are kept at or above this (a hard impact's contact projection
+  // shrinks the radius twice as fast as it moves the centre, eq. 23's
+  // second moment, and could otherwise turn a sphere inside out).
+  double minScale = 0.2;
 };
 
 struct RodStepStats {
@@ -136,6 +140,8 @@ class RodSolver {
   const RodState& state() const { return state_; }
   void setState(RodState s) { state_ = std::move(s); }
   RodSettings& settings() { return settings_; }
+  const RodSettings& settings() const { return settings_; }
+  const RodStepStats& stats() const { return stats_; }
   const RodStepStats& step();
   // A displacement added to the next step's prediction of the free nodes
   // (Section 8.2: the bones' motion skinned onto a muscle's nodes, so fast

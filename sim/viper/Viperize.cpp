@@ -324,6 +324,41 @@ ViperizeResult viperize(const TriMesh& surface, const std::vector<MuscleMark>& m
   return r;
 }
 
+ViperizeResult viperizeBody(Project& project, const std::string& name, ViperizeOptions options, const Progress& progress) {
+  RodBodyObject* body = nullptr;
+  for (RodBodyObject& b : project.rodBodies)
+    if (b.name == name) body = &b;
+  if (!body) {
+    std::string names;
+    for (const RodBodyObject& b : project.rodBodies) names += (names.empty() ? "" : ", ") + b.name;
+    throw InputError("viperize", "the project has no muscle (rod body) called '" + name + "' (it has: " + (names.empty() ? "none" : names) + ")");
+  }
+  const std::string who = label(name);
+  const MeshObject* mesh = body->surface ? project.findMesh(body->surface) : nullptr;
+  if (!mesh) throw InputError(who, "has no surface mesh to viperize");
+  if (body->paint.empty()) throw InputError(who, "is not painted: paint its sources (origin) and sinks (insertion) first");
+  for (const std::string& bone : {body->originBone, body->insertionBone})
+    if (!bone.empty() && (!project.skeleton || project.skeleton->skeleton.find(bone) < 0))
+      throw InputError(who, "attaches to bone '" + bone + "', which the skeleton does not have");
+  options.rods = body->rodCount;
+  options.slices = body->sliceCount;
+  options.material = body->material;
+  ViperizeResult r = viperize(mesh->mesh, body->paint, options, name, progress);
+  body->rods.clear();
+  for (const RodInput& rod : r.rods) body->rods.push_back({rod.nodes, rod.radii, rod.contractile});
+  // The muscle's mass is its volume's: the rods' density was scaled for it.
+  body->material.density = r.rods.front().material.density;
+  body->bundles.clear();
+  for (const BundleInput& b : r.bundles) body->bundles.push_back(b.members);
+  body->pins.clear();
+  for (int32_t k = 0; k < int32_t(body->rods.size()); ++k) {
+    body->pins.push_back({k, 0, body->originBone});
+    body->pins.push_back({k, int32_t(body->rods[size_t(k)].nodes.size()) - 1, body->insertionBone});
+  }
+  body->selfCollision = false;
+  return r;
+}
+
 TriMesh spindleMesh(const Vec3& a, const Vec3& b, double belly, double tendon, int rings, int sides) {
   rings = std::max(rings, 3);
   sides = std::max(sides, 3);

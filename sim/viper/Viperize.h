@@ -20,6 +20,7 @@
 
 #include "core/Progress.h"
 #include "geometry/TriMesh.h"
+#include "model/Project.h"
 #include "model/RodBody.h"
 #include "viper/Rod.h"
 #include "volume/TetMesh.h"
@@ -80,6 +81,16 @@ void checkViperizeInput(const TriMesh& surface, const std::vector<MuscleMark>& m
 // "tetrahedralize", "harmonic field", "slices", "combing".
 ViperizeResult viperize(const TriMesh& surface, const std::vector<MuscleMark>& marks, const ViperizeOptions& options,
                         const std::string& name, const Progress& progress = Progress::none());
+
+// Viperizes the project's rod body `name` from its surface mesh and paint
+// with its K (rodCount) and M (sliceCount): replaces its rods and bundles,
+// pins every rod's first node to the origin bone and its last to the
+// insertion bone (in the world where a bone is not set), and turns its
+// self-collision off (Section 8.2). `options` gives everything else (its
+// rods/slices are overridden by the body's). Throws InputError naming the
+// body (no such body, no surface, ...) before any work.
+ViperizeResult viperizeBody(Project& project, const std::string& name, ViperizeOptions options,
+                            const Progress& progress = Progress::none());
 
 // A closed spindle (fusiform muscle) from a to b: a surface of revolution with
 // radius `belly` at the middle, tapering to `tendon` at both ends, closed by
