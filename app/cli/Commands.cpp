@@ -3,6 +3,8 @@
 #include "core/Error.h"
 #include "examples/Bars.h"
 #include "examples/Humanoid.h"
+#include "examples/ViperScenes.h"
+#include "viper/Viperize.h"
 #include "io/AssimpImport.h"
 #include "io/ProjectFile.h"
 #include "io/TetFiles.h"
@@ -240,10 +242,24 @@ int projectInfo(const ProjectInfoArgs& args) {
 
 int example(const ExampleArgs& args) {
   return guarded([&] {
-    if (args.name != "humanoid" && args.name != "humanoid-rigged" && args.name != "bar" && args.name != "chain")
-      throw InputError("", "unknown example '" + args.name + "' (available: humanoid, humanoid-rigged, bar, chain)");
+    if (args.name != "humanoid" && args.name != "humanoid-rigged" && args.name != "bar" && args.name != "chain" &&
+        args.name != "octopus" && args.name != "band" && args.name != "arm")
+      throw InputError("", "unknown example '" + args.name + "' (available: humanoid, humanoid-rigged, bar, chain, octopus, band, arm)");
     if (fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "already exists (use --overwrite to replace it)");
+    if (args.name == "octopus" || args.name == "band" || args.name == "arm") {
+      const Project p = args.name == "octopus" ? examples::makeOctopusProject(args.count)
+                        : args.name == "band"  ? examples::makeBandProject()
+                                               : examples::makeArmProject();
+      if (fs::path(args.output).has_parent_path()) fs::create_directories(fs::path(args.output).parent_path());
+      saveChecked(p, args.output);
+      size_t rods = 0, segments = 0;
+      for (const RodBodyObject& b : p.rodBodies) rods += b.rods.size(), segments += b.segmentCount();
+      std::cout << "wrote " << args.output << ": " << p.rodBodies.size() << " rod bod" << (p.rodBodies.size() == 1 ? "y" : "ies")
+                << ", " << rods << " rods, " << segments << " pills, surface of " << p.meshes[0].mesh.vertexCount()
+                << " vertices (simulate it with --solver viper)\n";
+      return int(kOk);
+    }
     if (args.name == "bar" || args.name == "chain") {
       // Li et al. 2019's bar (two bones, one joint) and a long creature with a
       // chain of nine bones, 0.5 m above the ground (sim/examples/Bars.h).
@@ -270,6 +286,47 @@ int example(const ExampleArgs& args) {
     saveChecked(p, args.output);
     std::cout << "wrote " << args.output << ": " << p.meshes[0].mesh.vertexCount() << " vertices, "
               << p.meshes[0].mesh.triangleCount() << " faces, " << p.skeleton->skeleton.size() << " joints\n";
+    return int(kOk);
+  });
+}
+
+int viperize(const ViperizeArgs& args) {
+  return guarded([&] {
+    Project p = loadProject(args.project);
+    RodBodyObject* body = nullptr;
+    for (RodBodyObject& b : p.rodBodies)
+      if (b.name == args.muscle) body = &b;
+    if (body && args.rods > 0) body->rodCount = args.rods;
+    if (body && args.slices > 0) body->sliceCount = args.slices;
+    viper::ViperizeOptions o;
+    o.seed = args.seed;
+    std::string lastStage;
+    const Progress progress([&](double f, std::string_view stage) {
+      if (stage != lastStage) {
+        std::cerr << "viperize: " << stage << " (" << int(std::lround(100 * f)) << "%)" << std::endl;
+        lastStage = std::string(stage);
+      }
+    });
+    viper::ViperizeResult r;
+    try {
+      r = viper::viperizeBody(p, args.muscle, o, progress);
+    } catch (const InputError& e) {
+      throw InputError(args.project, e.what());
+    }
+    const std::string out = args.output.empty() ? args.project : args.output;
+    saveChecked(p, out);
+    const int K = int(r.rods.size()), M = int(r.slices.size());
+    if (args.json) {
+      nlohmann::json j{{"muscle", args.muscle}, {"rods", K}, {"slices", M}, {"tet_nodes", r.mesh.nodeCount()},
+                       {"tets", r.mesh.tetCount()}, {"muscle_volume_m3", r.muscleVolume}, {"rod_volume_m3", r.rodVolume},
+                       {"inside_fraction", r.insideFraction}, {"seconds", r.seconds}, {"output", out}};
+      std::cout << j.dump(2) << "\n";
+    } else {
+      std::cout << "viperized '" << args.muscle << "': " << K << " rods x " << M << " nodes from " << r.mesh.tetCount()
+                << " tets in " << r.seconds << " s; " << int(std::lround(100 * r.insideFraction))
+                << "% of node spheres inside the surface; rods hold " << int(std::lround(100 * r.rodVolume / r.muscleVolume))
+                << "% of the muscle's volume (their density carries all its mass); wrote " << out << "\n";
+    }
     return int(kOk);
   });
 }

@@ -62,6 +62,7 @@ int projectInfo(const ProjectInfoArgs& args);
 struct ExampleArgs {
   std::string name;  // "humanoid"
   std::string output;
+  int count = 1;     // octopus: how many
   bool overwrite = false;
   double spacing = 0;  // surface nets cell size (m); 0: the default
 };
@@ -110,9 +111,22 @@ struct SimulateArgs {
   bool driveGiven = false;             // --drive on the command line
   std::vector<std::string> drivenBones;  // li2019: the bones the clip drives (empty: all)
   std::vector<double> pinBox;          // li2019: x0,y0,z0,x1,y1,z1: nodes inside are pinned at rest
-  int iterations = 20;                 // li2019: local/global iterations per step
+  int iterations = 20;                 // li2019: local/global iterations per step; viper: Jacobi iterations (default 10)
+  bool iterationsGiven = false;
+  double activation = -1;              // viper: every rod body's activation (< 0: the project's)
 };
 int simulate(const SimulateArgs& args);
+int simulateViper(const SimulateArgs& args);
+
+struct ViperizeArgs {
+  std::string project;
+  std::string muscle;                // a rod body of the project with a painted surface
+  int rods = -1, slices = -1;        // K and M (< 0: the body's)
+  uint64_t seed = 1;
+  std::string output;                // default: the input
+  bool json = false;
+};
+int viperize(const ViperizeArgs& args);
 
 struct OptimizeArgs {
   std::string project;

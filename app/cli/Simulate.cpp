@@ -11,6 +11,7 @@
 #include "liu2013/Liu2013.h"
 #include "li2019/Li2019Simulation.h"
 #include "solver/SimRun.h"
+#include "viper/ViperSimulation.h"
 
 #include <nlohmann/json.hpp>
 
@@ -186,11 +187,93 @@ int simulateLi2019(const SimulateArgs& args) {
   });
 }
 
+// sinew-cli simulate --solver viper: the project's rod bodies (muscles on
+// their bones, octopi, bands), same stats JSON and exports.
+int simulateViper(const SimulateArgs& args) {
+  return guarded([&] {
+    if (!args.controller.empty()) throw InputError("--controller", "controllers drive the Liu 2013 solver (leave out --solver viper)");
+    if (args.driveGiven && args.drive != "kinematic")
+      throw InputError("--drive", "the viper solver moves bones kinematically only (--drive kinematic, or leave it out)");
+    if (!args.drivenBones.empty()) throw InputError("--driven-bones", "is for --solver li2019");
+    if (!args.pinBox.empty()) throw InputError("--pin-box", "is for --solver li2019 (rod bodies carry their own pins)");
+    if (!args.colliders.empty()) throw InputError("--collider", "the viper solver collides with the ground and the skeleton's capsule bones only");
+    const Project project = loadProject(args.project);
+    viper::ViperOptions options;
+    if (args.dtGiven) options.dt = args.dt;
+    if (args.iterationsGiven) options.iterations = args.iterations;
+    options.groundHeight = args.groundHeight ? *args.groundHeight : project.simulation.groundHeight.value_or(0.0);
+    if (args.friction) options.friction = *args.friction;
+    else if (project.simulation.groundFriction) options.friction = *project.simulation.groundFriction;
+    std::unique_ptr<viper::ViperSimulation> sim;
+    try {
+      sim = std::make_unique<viper::ViperSimulation>(project, options);
+    } catch (const InputError& e) {
+      throw InputError(args.project, e.what());
+    }
+    SimToggles toggles;
+    toggles.gravity = onOff(args.gravity);
+    toggles.contact = onOff(args.contact);
+    sim->setToggles(toggles);
+    if (args.activation >= 0)
+      for (size_t b = 0; b < sim->bodyCount(); ++b) sim->setActivation(b, args.activation);
+    if (!args.motion.empty()) {
+      try {
+        sim->setMotion(findMotion(project, args.project, args.motion), true);
+      } catch (const InputError& e) {
+        throw InputError("--motion", e.what());
+      }
+    }
+    RunOptions run;
+    run.seconds = args.seconds;
+    run.frameRate = std::min(args.fps, 1.0 / sim->dt());
+    run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
+    const RunRecord rec = runSimulation(*sim, run);
+    const viper::RodModel& m = sim->model();
+    std::vector<double> activations;
+    for (size_t b = 0; b < sim->bodyCount(); ++b) activations.push_back(sim->activation(b));
+    const nlohmann::json setup = {{"project", args.project},
+                                  {"rod_bodies", sim->bodyCount()},
+                                  {"rods", m.rodCount() - size_t(sim->input().boneRodCount)},
+                                  {"bone_pills", sim->input().boneRodCount},
+                                  {"nodes", sim->bodyNodeEnd()},
+                                  {"pills", m.segmentCount() - size_t(sim->input().boneRodCount)},
+                                  {"bundles", m.bundles.size()},
+                                  {"pinned_nodes", sim->input().carried.size()},
+                                  {"iterations", options.iterations},
+                                  {"surface_vertices", sim->surfacePositions().size()},
+                                  {"motion", sim->motion() ? sim->motion()->name : ""},
+                                  {"activation", activations},
+                                  {"gravity", toggles.gravity},
+                                  {"contact", toggles.contact},
+                                  {"ground_height", options.groundHeight},
+                                  {"friction", options.friction}};
+    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), 1, setup.dump());
+    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
+    if (!args.exportDir.empty()) {
+      const MeshObject* mesh = project.findMesh(sim->surfaceMesh());
+      if (!mesh) throw InputError(args.project, "no rod body has a surface to export");
+      SimulatedAnimation anim{mesh->mesh.triangles, rec.surfaces, rec.joints, 1.0 / run.frameRate};
+      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim,
+                               project.skeleton && !rec.joints.empty() && !rec.joints[0].empty() ? &project.skeleton->skeleton : nullptr);
+    }
+    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
+              << " ms with viper (" << setup["rods"] << " rods, " << setup["pills"] << " pills, " << options.iterations
+              << " iterations, 1 thread): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
+    if (!rec.stopped.empty()) {
+      std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
+      return int(kBadInput);
+    }
+    if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
+    return int(kOk);
+  });
+}
+
 int simulate(const SimulateArgs& args) {
   if (args.solver == "li2019") return simulateLi2019(args);
+  if (args.solver == "viper") return simulateViper(args);
   return guarded([&] {
     if (args.solver != "liu2013")
-      throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019)");
+      throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019, viper)");
     const Project project = loadProject(args.project);
     // The materials saved with the project; the flags below override the flesh.
     liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);

@@ -37,9 +37,10 @@ int main(int argc, char** argv) {
 
   ExampleArgs exArgs;
   auto* ex = app.add_subcommand("example", "Generate an example project");
-  ex->add_option("name", exArgs.name, "Example name: humanoid, humanoid-rigged (cage, weights and motion clips: ready to simulate), bar or chain (Li et al. 2019 scenes: simulate with --solver li2019)")->required();
+  ex->add_option("name", exArgs.name, "Example name: humanoid, humanoid-rigged (cage, weights and motion clips: ready to simulate), bar or chain (Li et al. 2019 scenes: simulate with --solver li2019), octopus, band or arm (VIPER scenes: simulate with --solver viper)")->required();
   ex->add_option("-o,--output", exArgs.output, "Project file to write")->required();
   ex->add_flag("--overwrite", exArgs.overwrite, "Replace an existing file");
+  ex->add_option("--count", exArgs.count, "octopus: how many octopi (default 1)")->check(CLI::Range(1, 10000));
   ex->add_option("--spacing", exArgs.spacing, "Surface resolution: grid cell size in metres (default 0.028)")
       ->check(CLI::Range(0.004, 0.2));
 
@@ -67,12 +68,23 @@ int main(int argc, char** argv) {
   tets->add_option("-o,--output", tetArgs.output, "Output .mesh file")->required();
   tets->add_option("--volume", tetArgs.volume, "Volume name (default: the first)");
 
+  ViperizeArgs vipArgs;
+  auto* vip = app.add_subcommand("viperize", "Turn a painted muscle into VIPER rods (Angles et al. 2019, Section 8.1)");
+  vip->add_option("project", vipArgs.project, "Project file (.sinew)")->required();
+  vip->add_option("--muscle", vipArgs.muscle, "The muscle: a rod body of the project with a painted surface")->required();
+  vip->add_option("--rods", vipArgs.rods, "K: rods (default: the muscle's, 5 when new)")->check(CLI::Range(1, 64));
+  vip->add_option("--slices", vipArgs.slices, "M: slices, i.e. nodes per rod (default: the muscle's, 8 when new)")->check(CLI::Range(2, 200));
+  vip->add_option("--seed", vipArgs.seed, "Seed of the slice sampling (default 1)");
+  vip->add_option("-o,--output", vipArgs.output, "Project file to write (default: the input)");
+  vip->add_flag("--json", vipArgs.json, "Print a JSON summary");
+
   SimulateArgs simArgs;
   auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
   sim->add_option("project", simArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
   sim->add_option("--solver", simArgs.solver, "Solver: liu2013 (default) or li2019 (the conforming mesh of sinew-cli rig --regions; passive, or bones driven kinematically by --motion)")
-      ->check(CLI::IsMember({"liu2013", "li2019"}));
-  sim->add_option("--iterations", simArgs.iterations, "li2019: local/global iterations per step (default 20)")->check(CLI::Range(1, 1000));
+      ->check(CLI::IsMember({"liu2013", "li2019", "viper"}));
+  sim->add_option("--iterations", simArgs.iterations, "li2019: local/global iterations per step (default 20); viper: Jacobi iterations per step (default 10)")->check(CLI::Range(1, 1000));
+  sim->add_option("--activation", simArgs.activation, "viper: activation of every rod body, 0..1 (default: the project's)")->check(CLI::Range(0.0, 1.0));
   sim->add_option("--seconds", simArgs.seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
   sim->add_option("--dt", simArgs.dt, "Time step, s (default 0.0005; li2019: 1/30, up to 0.1)")->check(CLI::Range(1e-6, 0.1));
   sim->add_option("--fps", simArgs.fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
@@ -157,9 +169,11 @@ int main(int argc, char** argv) {
   if (*rigCmd) return rig(rigArgs);
   if (*tets) return exportTets(tetArgs);
   if (*opt) return optimize(optArgs);
+  if (*vip) return viperize(vipArgs);
   simArgs.secondsGiven = sim->count("--seconds") > 0;
   simArgs.dtGiven = sim->count("--dt") > 0;
   simArgs.driveGiven = sim->count("--drive") > 0;
+  simArgs.iterationsGiven = sim->count("--iterations") > 0;
   if (*sim) return simulate(simArgs);
   return kUsage;
 }

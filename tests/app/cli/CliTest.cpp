@@ -520,4 +520,86 @@ TEST(CliSimulate, MalformedCollidersAreRefusedByName) {
   }
 }
 
+// VIPER (Angles et al. 2019) from the command line: generated scenes run
+// with --solver viper, a painted muscle is viperized, bad requests are named.
+TEST(CliViper, ScenesSimulateAndPaintedMusclesViperize) {
+  const TempDir dir;
+  // Two octopi dropped from 0.35-0.4 m land and stay above the ground.
+  const std::string octopus = dir.file("octopus.sinew");
+  ASSERT_EQ(cli(dir, {"example", "octopus", "--count", "2", "-o", octopus}).exitCode, 0);
+  const std::string stats = dir.file("octopus.json");
+  const ProcessResult r = cli(dir, {"simulate", octopus, "--solver", "viper", "--seconds", "1.5", "--stats-json", stats});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json j = json::parse(test::readBytes(stats));
+  EXPECT_EQ(j["solver"], "viper");
+  const json& setup = j["summary"]["setup"];
+  EXPECT_EQ(setup["rods"], 18);
+  EXPECT_EQ(setup["pills"], 74);  // 37 per octopus
+  EXPECT_EQ(setup["bundles"], 2);
+  EXPECT_EQ(setup["iterations"], 10);
+  EXPECT_EQ(j["summary"]["steps"], 90);  // 1.5 s at 60 Hz
+  const double start = j["center_of_mass"][0][1].get<double>(), end = j["center_of_mass"].back()[1].get<double>();
+  EXPECT_GT(start, 0.45);
+  EXPECT_LT(end, 0.2) << "landed";
+  EXPECT_GT(end, 0.05) << "on the ground, not through it";
+  EXPECT_LT(std::abs(j["linear_momentum"].back()[1].get<double>()), 0.5) << "at rest";
+
+  // The arm: its biceps (viperized by the example) rides the bones through Flex, activated.
+  const std::string arm = dir.file("arm.sinew");
+  ASSERT_EQ(cli(dir, {"example", "arm", "-o", arm}).exitCode, 0);
+  const ProcessResult flex = cli(dir, {"simulate", arm, "--solver", "viper", "--motion", "Flex", "--activation", "1",
+                                       "--seconds", "1", "--stats-json", stats, "--export", dir.file("flex")});
+  ASSERT_EQ(flex.exitCode, 0) << flex.out << flex.err;
+  const json a = json::parse(test::readBytes(stats));
+  EXPECT_EQ(a["summary"]["setup"]["motion"], "Flex");
+  EXPECT_EQ(a["summary"]["setup"]["bone_pills"], 2);
+  EXPECT_EQ(a["summary"]["setup"]["activation"][0].get<double>(), 1.0);
+  EXPECT_TRUE(std::filesystem::exists(dir.file("flex") + "/arm_0060.obj"));
+  EXPECT_TRUE(std::filesystem::exists(dir.file("flex") + "/arm.bvh"));
+
+  // Viperize again with other K and M.
+  const std::string arm2 = dir.file("arm2.sinew");
+  const ProcessResult vip = cli(dir, {"viperize", arm, "--muscle", "Biceps", "--rods", "4", "--slices", "6", "-o", arm2, "--json"});
+  ASSERT_EQ(vip.exitCode, 0) << vip.out << vip.err;
+  const json v = parseJson(vip);
+  EXPECT_EQ(v["rods"], 4);
+  EXPECT_EQ(v["slices"], 6);
+  EXPECT_GE(v["inside_fraction"].get<double>(), 0.95);
+  const Project p2 = loadProject(arm2);
+  ASSERT_EQ(p2.rodBodies.size(), 1u);
+  EXPECT_EQ(p2.rodBodies[0].rods.size(), 4u);
+  EXPECT_EQ(p2.rodBodies[0].rods[0].nodes.size(), 6u);
+  EXPECT_EQ(p2.rodBodies[0].pins.size(), 8u);  // both ends of every rod, on the two bones
+
+  // Bad requests, by name.
+  expectBadInput(cli(dir, {"viperize", arm, "--muscle", "Triceps"}), "Triceps");
+  Project unpainted = loadProject(arm);
+  unpainted.rodBodies[0].paint.clear();
+  unpainted.rodBodies[0].rods.clear();
+  unpainted.rodBodies[0].bundles.clear();
+  unpainted.rodBodies[0].pins.clear();
+  const std::string blank = dir.file("blank.sinew");
+  saveProject(unpainted, blank);
+  const ProcessResult notPainted = cli(dir, {"viperize", blank, "--muscle", "Biceps"});
+  expectBadInput(notPainted, blank);
+  EXPECT_NE(notPainted.err.find("not painted"), std::string::npos) << notPainted.err;
+  const ProcessResult notViperized = cli(dir, {"simulate", blank, "--solver", "viper", "--seconds", "0.1"});
+  expectBadInput(notViperized, blank);
+  EXPECT_NE(notViperized.err.find("viperize"), std::string::npos) << notViperized.err;
+  Project onlySources = loadProject(arm);
+  for (MusclePaint& m : onlySources.rodBodies[0].paint)
+    if (m == MusclePaint::Sink) m = MusclePaint::None;
+  const std::string sources = dir.file("sources.sinew");
+  saveProject(onlySources, sources);
+  const ProcessResult noSinks = cli(dir, {"viperize", sources, "--muscle", "Biceps"});
+  expectBadInput(noSinks, sources);
+  EXPECT_NE(noSinks.err.find("only sources are painted"), std::string::npos) << noSinks.err;
+  const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  const ProcessResult none = cli(dir, {"simulate", rigged, "--solver", "viper", "--seconds", "0.1"});
+  expectBadInput(none, rigged);
+  EXPECT_NE(none.err.find("no rod bodies"), std::string::npos) << none.err;
+  expectBadInput(cli(dir, {"simulate", octopus, "--solver", "viper", "--pin-box", "0,0,0,1,1,1"}), "--pin-box");
+  expectBadInput(cli(dir, {"simulate", arm, "--solver", "viper", "--motion", "Dance"}), "--motion");
+}
+
 }  // namespace sinew
