@@ -1,6 +1,7 @@
 // Project files: exact round trips, atomic and kill-safe saving, versioning,
 // migration and damaged files.
 #include "io/ProjectFile.h"
+#include "examples/ViperScenes.h"
 
 #include "core/Hash.h"
 #include "io/AssimpImport.h"
@@ -474,6 +475,46 @@ TEST(ProjectFile, ControllersRoundTrip) {
   // A window whose targets do not cover the skeleton is named.
   p.controllers[0].windows[1].targets.pop_back();
   EXPECT_THROW(p.validate("short window"), InputError);
+}
+
+TEST(ProjectFile, RodBodiesRoundTrip) {
+  const TempDir dir;
+  // The generated arm: a painted, viperized muscle pinned to two bones.
+  const Project p = examples::makeArmProject();
+  ASSERT_EQ(p.rodBodies.size(), 1u);
+  const RodBodyObject& b = p.rodBodies[0];
+  EXPECT_EQ(b.rods.size(), 5u);
+  EXPECT_FALSE(b.paint.empty());
+  EXPECT_FALSE(b.bundles.empty());
+  const std::string path = dir.file("arm.sinew");
+  saveProject(p, path);
+  const Project back = loadProject(path);
+  ASSERT_EQ(back.rodBodies.size(), 1u);
+  EXPECT_TRUE(back.rodBodies[0] == b);
+  saveProject(back, dir.file("again.sinew"));
+  EXPECT_EQ(readBytes(dir.file("again.sinew")), readBytes(path));
+  // The octopus (no paint, no pins, rods without contractile weights).
+  const Project o = examples::makeOctopusProject(2);
+  saveProject(o, dir.file("octopus.sinew"));
+  EXPECT_TRUE(loadProject(dir.file("octopus.sinew")).rodBodies == o.rodBodies);
+  // Inconsistent bodies are named.
+  Project bad = p;
+  bad.rodBodies[0].pins.push_back({7, 0, "UpperArm"});
+  EXPECT_THROW(bad.validate("bad pin"), InputError);
+  bad = p;
+  bad.rodBodies[0].pins[0].bone = "Tail";
+  try {
+    bad.validate("ctx");
+    ADD_FAILURE() << "accepted a pin on a missing bone";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("'Tail'"), std::string::npos) << e.what();
+  }
+  bad = p;
+  bad.rodBodies[0].rods[2].radii[1] = -1;
+  EXPECT_THROW(bad.validate("negative radius"), InputError);
+  bad = p;
+  bad.rodBodies[0].paint.pop_back();
+  EXPECT_THROW(bad.validate("short paint"), InputError);
 }
 
 TEST(ProjectFile, CorruptedBlobIsNamed) {
