@@ -201,6 +201,7 @@ int simulateViper(const SimulateArgs& args) {
     viper::ViperOptions options;
     if (args.dtGiven) options.dt = args.dt;
     if (args.iterationsGiven) options.iterations = args.iterations;
+    options.threads = args.threads;
     options.groundHeight = args.groundHeight ? *args.groundHeight : project.simulation.groundHeight.value_or(0.0);
     if (args.friction) options.friction = *args.friction;
     else if (project.simulation.groundFriction) options.friction = *project.simulation.groundFriction;
@@ -247,7 +248,8 @@ int simulateViper(const SimulateArgs& args) {
                                   {"contact", toggles.contact},
                                   {"ground_height", options.groundHeight},
                                   {"friction", options.friction}};
-    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), 1, setup.dump());
+    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), threads, setup.dump());
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
     if (!args.exportDir.empty()) {
       const MeshObject* mesh = project.findMesh(sim->surfaceMesh());
@@ -258,7 +260,7 @@ int simulateViper(const SimulateArgs& args) {
     }
     std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
               << " ms with viper (" << setup["rods"] << " rods, " << setup["pills"] << " pills, " << options.iterations
-              << " iterations, 1 thread): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
+              << " iterations, " << threads << " thread(s)): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
     if (!rec.stopped.empty()) {
       std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
       return int(kBadInput);

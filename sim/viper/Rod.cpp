@@ -5,11 +5,13 @@
 #include "viper/ShapeMatching.h"
 
 #include <Eigen/Dense>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <chrono>
-#include <unordered_map>
 #include <cmath>
+#include <unordered_map>
 
 namespace sinew::viper {
 
@@ -50,15 +52,18 @@ struct Accumulator {
 
 }  // namespace
 
-std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods, const std::vector<BundleInput>& bundles) {
+std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods,
+                                              const std::vector<BundleInput>& bundles) {
   auto m = std::make_shared<RodModel>();
   m->first.push_back(0);
   for (size_t k = 0; k < rods.size(); ++k) {
     const RodInput& in = rods[k];
     const std::string label = "rod '" + (in.name.empty() ? std::to_string(k) : in.name) + "'";
-    if (in.nodes.size() < 2) throw InputError("viper", label + " has " + std::to_string(in.nodes.size()) + " node(s); a rod needs 2");
+    if (in.nodes.size() < 2)
+      throw InputError("viper", label + " has " + std::to_string(in.nodes.size()) + " node(s); a rod needs 2");
     if (in.radii.size() != in.nodes.size())
-      throw InputError("viper", label + ": " + std::to_string(in.radii.size()) + " radii for " + std::to_string(in.nodes.size()) + " nodes");
+      throw InputError("viper", label + ": " + std::to_string(in.radii.size()) + " radii for " +
+                                    std::to_string(in.nodes.size()) + " nodes");
     if (!in.contractile.empty() && in.contractile.size() + 1 != in.nodes.size())
       throw InputError("viper", label + ": " + std::to_string(in.contractile.size()) + " contractile weights for " +
                                     std::to_string(in.nodes.size() - 1) + " segments");
@@ -117,7 +122,8 @@ std::shared_ptr<const RodModel> buildRodModel(const std::vector<RodInput>& rods,
   // a margin of the radii on one rod: squeezed along its length, a thick
   // rod must not push its own near neighbours apart).
   const RodState rest = restState(*m);
-  const double largestRadius = m->restRadius.empty() ? 0.0 : *std::max_element(m->restRadius.begin(), m->restRadius.end());
+  const double largestRadius =
+      m->restRadius.empty() ? 0.0 : *std::max_element(m->restRadius.begin(), m->restRadius.end());
   for (const auto& [j, k] : overlappingPills(*m, rest, largestRadius)) {
     const size_t a = size_t(m->segmentNode[size_t(j)]), b = size_t(m->segmentNode[size_t(k)]);
     const Pill pa{m->restCenter[a], m->restCenter[a + 1], m->restRadius[a], m->restRadius[a + 1]};
@@ -205,7 +211,15 @@ std::vector<std::pair<int32_t, int32_t>> overlappingPills(const RodModel& m, con
 }
 
 RodSolver::RodSolver(std::shared_ptr<const RodModel> model, RodSettings settings)
-    : model_(std::move(model)), settings_(std::move(settings)), state_(restState(*model_)) {}
+    : model_(std::move(model)), settings_(std::move(settings)), state_(restState(*model_)) {
+  setThreads(settings_.threads);
+}
+
+void RodSolver::setThreads(int threads) {
+  settings_.threads = threads;
+  const int automatic = tbb::task_arena::automatic;
+  arena_ = std::make_shared<tbb::task_arena>(threads > 0 ? threads : automatic);
+}
 
 double RodSolver::volume(int32_t rod) const {
   const RodModel& m = *model_;
@@ -223,7 +237,8 @@ double RodSolver::length(int32_t rod) const {
   const RodModel& m = *model_;
   double l = 0;
   for (size_t j = 0; j < m.segmentCount(); ++j)
-    if (m.segmentRod[j] == rod) l += (state_.c[size_t(m.segmentNode[j]) + 1] - state_.c[size_t(m.segmentNode[j])]).norm();
+    if (m.segmentRod[j] == rod)
+      l += (state_.c[size_t(m.segmentNode[j]) + 1] - state_.c[size_t(m.segmentNode[j])]).norm();
   return l;
 }
 
@@ -325,6 +340,18 @@ const RodStepStats& RodSolver::step() {
       if (a.nq[j]) x.q[j] = (expQuat(beta * a.dtheta[j] / a.nq[j]) * x.q[j]).normalized();
   };
   int constraints = 0;
+  auto* arena = static_cast<tbb::task_arena*>(arena_.get());
+  auto parallelFor = [&](size_t count, const auto& body) {
+    if (count < 64 || !arena || arena->max_concurrency() == 1) {
+      for (size_t i = 0; i < count; ++i) body(i);
+      return;
+    }
+    arena->execute([&] {
+      tbb::parallel_for(tbb::blocked_range<size_t>(0, count, 16), [&](const tbb::blocked_range<size_t>& r) {
+        for (size_t i = r.begin(); i != r.end(); ++i) body(i);
+      });
+    });
+  };
   // Broad phase once per step, on the prediction.
   const std::vector<std::pair<int32_t, int32_t>> pairs =
       set.collisions ? pillPairs(m, x) : std::vector<std::pair<int32_t, int32_t>>{};
@@ -332,116 +359,126 @@ const RodStepStats& RodSolver::step() {
   for (int it = 0; it < set.iterations; ++it) {
     acc.reset(n, ns);
     constraints = 0;
-    for (size_t j = 0; j < ns; ++j) {
-      const size_t a = size_t(m.segmentNode[j]), b = a + 1;
-      const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
-      const double l = m.restLength[j];
-      const double r = 0.5 * (m.restRadius[a] + m.restRadius[b]);
-      const double area = kPi * r * r;
-      const Vec3 dir = d3(x.q[j]);
-      const Vec3 e = (x.c[b] - x.c[a]) / l;
-      const double sm = 0.5 * (x.s[a] + x.s[b]);
-      const int32_t rod = m.segmentRod[j];
-      const double active = set.activation.empty() ? 0.0 : set.activation[size_t(rod)];
-      const double shorten = 1.0 - mat.maxContraction * std::clamp(active, 0.0, 1.0) * m.segmentContractile[j];
+    // Elastic constraints rod by rod: a rod's constraints touch only its own
+    // nodes and segments, so rods run in parallel without races, and each
+    // degree of freedom sums its corrections in the same order whatever the
+    // thread count.
+    auto elasticRod = [&](size_t rod) {
+      const size_t j0 = size_t(m.first[rod]) - rod, j1 = size_t(m.first[rod + 1]) - rod - 1;
+      for (size_t j = j0; j < j1; ++j) {
+        const size_t a = size_t(m.segmentNode[j]), b = a + 1;
+        const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
+        const double l = m.restLength[j];
+        const double r = 0.5 * (m.restRadius[a] + m.restRadius[b]);
+        const double area = kPi * r * r;
+        const Vec3 dir = d3(x.q[j]);
+        const Vec3 e = (x.c[b] - x.c[a]) / l;
+        const double sm = 0.5 * (x.s[a] + x.s[b]);
+        const int32_t rod = m.segmentRod[j];
+        const double active = set.activation.empty() ? 0.0 : set.activation[size_t(rod)];
+        const double shorten = 1.0 - mat.maxContraction * std::clamp(active, 0.0, 1.0) * m.segmentContractile[j];
 
-      // Stretch/shear (eq. 11): (c_b - c_a) / l - d3 = 0 (rest segments are
-      // straight); an activated fibre aims at `shorten` of its length.
-      {
-        const double alpha = 1.0 / (mat.stretch * area * l * h * h);
-        const Vec3 C = e - shorten * dir;
-        const Mat3 K = ((wc[a] + wc[b]) / (l * l) + wq[j] * shorten * shorten) * Mat3::Identity() -
-                       wq[j] * shorten * shorten * dir * dir.transpose();
-        const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].stretch);
-        lambda[j].stretch += dl;
-        acc.dc[a] -= wc[a] / l * dl, ++acc.nc[a];
-        acc.dc[b] += wc[b] / l * dl, ++acc.nc[b];
-        acc.dtheta[j] -= wq[j] * shorten * dir.cross(dl), ++acc.nq[j];  // dC/dtheta = shorten [d3]x
-        ++constraints;
-      }
-      // Radial scale (eq. 12): s_m - 1 = 0 (rest scale 1).
-      {
-        const double alpha = 1.0 / (mat.radial * area * l * h * h);
-        const double C = sm - 1.0;
-        const double dl = -(C + alpha * lambda[j].radial) / (0.25 * (ws[a] + ws[b]) + alpha);
-        lambda[j].radial += dl;
-        acc.ds[a] += 0.5 * ws[a] * dl, ++acc.ns[a];
-        acc.ds[b] += 0.5 * ws[b] * dl, ++acc.ns[b];
-        ++constraints;
-      }
-      // Scale gradient (eq. 13): (s_b - s_a) / l = 0.
-      {
-        const double alpha = 1.0 / (0.25 * mat.radial * area * r * r * l * h * h);
-        const double C = (x.s[b] - x.s[a]) / l;
-        const double dl = -(C + alpha * lambda[j].gradient) / ((ws[a] + ws[b]) / (l * l) + alpha);
-        lambda[j].gradient += dl;
-        acc.ds[a] -= ws[a] / l * dl, ++acc.ns[a];
-        acc.ds[b] += ws[b] / l * dl, ++acc.ns[b];
-        ++constraints;
-      }
-      // Volume (eq. 18): s_m^2 (c_b - c_a) / l - d3 = 0: a stretched segment
-      // must thin so that s^2 times its length stays.
-      {
-        const double alpha = 1.0 / (mat.volume * area * l * h * h);
-        const Vec3 C = sm * sm * e - dir;
-        const double s2 = sm * sm;
-        const Mat3 K = (wc[a] + wc[b]) * s2 * s2 / (l * l) * Mat3::Identity() + (ws[a] + ws[b]) * s2 * e * e.transpose() +
-                       wq[j] * (Mat3::Identity() - dir * dir.transpose());
-        const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].volume);
-        lambda[j].volume += dl;
-        acc.dc[a] -= wc[a] * s2 / l * dl, ++acc.nc[a];
-        acc.dc[b] += wc[b] * s2 / l * dl, ++acc.nc[b];
-        const double dsm = sm * e.dot(dl);  // dC/ds_a = dC/ds_b = s_m e
-        acc.ds[a] += ws[a] * dsm, ++acc.ns[a];
-        acc.ds[b] += ws[b] * dsm, ++acc.ns[b];
-        acc.dtheta[j] -= wq[j] * dir.cross(dl), ++acc.nq[j];
-        ++constraints;
-      }
-    }
-    // Interior nodes: bend/twist with scale (eq. 14, 40) and the scale Laplacian (eq. 15, 39).
-    for (size_t j = 0; j + 1 < ns; ++j) {
-      if (m.segmentRod[j] != m.segmentRod[j + 1]) continue;
-      const size_t node = size_t(m.segmentNode[j + 1]);
-      const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
-      const double la = m.restLength[j], lb = m.restLength[j + 1], lm = 0.5 * (la + lb);
-      const double r = m.restRadius[node], area = kPi * r * r;
-      {
-        const double alpha = 1.0 / (mat.bend * area * r * r * lm * h * h);
-        const double k = 4.0 / (la + lb);
-        const Vec3 restOmega = k * darboux(m.restOrientation[j], m.restOrientation[j + 1]);
-        const Vec3 omega = k * darboux(x.q[j], x.q[j + 1]);
-        const double sc = x.s[node];
-        const Vec3 C = sc * omega - restOmega;
-        // Jacobians by central differences of the world-frame rotation vectors.
-        Mat3 Ja, Jb;
-        const double eps = 1e-7;
-        for (int d = 0; d < 3; ++d) {
-          const Vec3 step = eps * Vec3::Unit(d);
-          Ja.col(d) = sc * k * (darboux(expQuat(step) * x.q[j], x.q[j + 1]) - darboux(expQuat(-step) * x.q[j], x.q[j + 1])) / (2 * eps);
-          Jb.col(d) = sc * k * (darboux(x.q[j], expQuat(step) * x.q[j + 1]) - darboux(x.q[j], expQuat(-step) * x.q[j + 1])) / (2 * eps);
+        // Stretch/shear (eq. 11): (c_b - c_a) / l - d3 = 0 (rest segments are
+        // straight); an activated fibre aims at `shorten` of its length.
+        {
+          const double alpha = 1.0 / (mat.stretch * area * l * h * h);
+          const Vec3 C = e - shorten * dir;
+          const Mat3 K = ((wc[a] + wc[b]) / (l * l) + wq[j] * shorten * shorten) * Mat3::Identity() -
+                         wq[j] * shorten * shorten * dir * dir.transpose();
+          const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].stretch);
+          lambda[j].stretch += dl;
+          acc.dc[a] -= wc[a] / l * dl, ++acc.nc[a];
+          acc.dc[b] += wc[b] / l * dl, ++acc.nc[b];
+          acc.dtheta[j] -= wq[j] * shorten * dir.cross(dl),
+              ++acc.nq[j];  // dC/dtheta = shorten [d3]x
         }
-        const Mat3 K = wq[j] * Ja * Ja.transpose() + wq[j + 1] * Jb * Jb.transpose() + ws[node] * omega * omega.transpose();
-        const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambdaBend[node]);
-        lambdaBend[node] += dl;
-        acc.dtheta[j] += wq[j] * Ja.transpose() * dl, ++acc.nq[j];
-        acc.dtheta[j + 1] += wq[j + 1] * Jb.transpose() * dl, ++acc.nq[j + 1];
-        acc.ds[node] += ws[node] * omega.dot(dl), ++acc.ns[node];
-        ++constraints;
+        // Radial scale (eq. 12): s_m - 1 = 0 (rest scale 1).
+        {
+          const double alpha = 1.0 / (mat.radial * area * l * h * h);
+          const double C = sm - 1.0;
+          const double dl = -(C + alpha * lambda[j].radial) / (0.25 * (ws[a] + ws[b]) + alpha);
+          lambda[j].radial += dl;
+          acc.ds[a] += 0.5 * ws[a] * dl, ++acc.ns[a];
+          acc.ds[b] += 0.5 * ws[b] * dl, ++acc.ns[b];
+        }
+        // Scale gradient (eq. 13): (s_b - s_a) / l = 0.
+        {
+          const double alpha = 1.0 / (0.25 * mat.radial * area * r * r * l * h * h);
+          const double C = (x.s[b] - x.s[a]) / l;
+          const double dl = -(C + alpha * lambda[j].gradient) / ((ws[a] + ws[b]) / (l * l) + alpha);
+          lambda[j].gradient += dl;
+          acc.ds[a] -= ws[a] / l * dl, ++acc.ns[a];
+          acc.ds[b] += ws[b] / l * dl, ++acc.ns[b];
+        }
+        // Volume (eq. 18): s_m^2 (c_b - c_a) / l - d3 = 0: a stretched segment
+        // must thin so that s^2 times its length stays.
+        {
+          const double alpha = 1.0 / (mat.volume * area * l * h * h);
+          const Vec3 C = sm * sm * e - dir;
+          const double s2 = sm * sm;
+          const Mat3 K = (wc[a] + wc[b]) * s2 * s2 / (l * l) * Mat3::Identity() +
+                         (ws[a] + ws[b]) * s2 * e * e.transpose() + wq[j] * (Mat3::Identity() - dir * dir.transpose());
+          const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].volume);
+          lambda[j].volume += dl;
+          acc.dc[a] -= wc[a] * s2 / l * dl, ++acc.nc[a];
+          acc.dc[b] += wc[b] * s2 / l * dl, ++acc.nc[b];
+          const double dsm = sm * e.dot(dl);  // dC/ds_a = dC/ds_b = s_m e
+          acc.ds[a] += ws[a] * dsm, ++acc.ns[a];
+          acc.ds[b] += ws[b] * dsm, ++acc.ns[b];
+          acc.dtheta[j] -= wq[j] * dir.cross(dl), ++acc.nq[j];
+        }
       }
-      {
-        const size_t a = node - 1, b = node + 1;
-        const double alpha = 1.0 / (0.25 * mat.scaleBend * area * r * r * lm * h * h);
-        const double ga = -1.0 / la - 1.0 / lb;
-        const double C = (x.s[b] - x.s[node]) / lb - (x.s[node] - x.s[a]) / la;
-        const double denom = ws[a] / (la * la) + ws[node] * ga * ga + ws[b] / (lb * lb) + alpha;
-        const double dl = -(C + alpha * lambdaLaplace[node]) / denom;
-        lambdaLaplace[node] += dl;
-        acc.ds[a] += ws[a] / la * dl, ++acc.ns[a];
-        acc.ds[node] += ws[node] * ga * dl, ++acc.ns[node];
-        acc.ds[b] += ws[b] / lb * dl, ++acc.ns[b];
-        ++constraints;
+      // Interior nodes: bend/twist with scale (eq. 14, 40) and the scale
+      // Laplacian (eq. 15, 39).
+      for (size_t j = j0; j + 1 < j1; ++j) {
+        const size_t node = size_t(m.segmentNode[j + 1]);
+        const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
+        const double la = m.restLength[j], lb = m.restLength[j + 1], lm = 0.5 * (la + lb);
+        const double r = m.restRadius[node], area = kPi * r * r;
+        {
+          const double alpha = 1.0 / (mat.bend * area * r * r * lm * h * h);
+          const double k = 4.0 / (la + lb);
+          const Vec3 restOmega = k * darboux(m.restOrientation[j], m.restOrientation[j + 1]);
+          const Vec3 omega = k * darboux(x.q[j], x.q[j + 1]);
+          const double sc = x.s[node];
+          const Vec3 C = sc * omega - restOmega;
+          // Jacobians by central differences of the world-frame rotation
+          // vectors.
+          Mat3 Ja, Jb;
+          const double eps = 1e-7;
+          for (int d = 0; d < 3; ++d) {
+            const Vec3 step = eps * Vec3::Unit(d);
+            Ja.col(d) = sc * k *
+                        (darboux(expQuat(step) * x.q[j], x.q[j + 1]) - darboux(expQuat(-step) * x.q[j], x.q[j + 1])) /
+                        (2 * eps);
+            Jb.col(d) = sc * k *
+                        (darboux(x.q[j], expQuat(step) * x.q[j + 1]) - darboux(x.q[j], expQuat(-step) * x.q[j + 1])) /
+                        (2 * eps);
+          }
+          const Mat3 K =
+              wq[j] * Ja * Ja.transpose() + wq[j + 1] * Jb * Jb.transpose() + ws[node] * omega * omega.transpose();
+          const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambdaBend[node]);
+          lambdaBend[node] += dl;
+          acc.dtheta[j] += wq[j] * Ja.transpose() * dl, ++acc.nq[j];
+          acc.dtheta[j + 1] += wq[j + 1] * Jb.transpose() * dl, ++acc.nq[j + 1];
+          acc.ds[node] += ws[node] * omega.dot(dl), ++acc.ns[node];
+        }
+        {
+          const size_t a = node - 1, b = node + 1;
+          const double alpha = 1.0 / (0.25 * mat.scaleBend * area * r * r * lm * h * h);
+          const double ga = -1.0 / la - 1.0 / lb;
+          const double C = (x.s[b] - x.s[node]) / lb - (x.s[node] - x.s[a]) / la;
+          const double denom = ws[a] / (la * la) + ws[node] * ga * ga + ws[b] / (lb * lb) + alpha;
+          const double dl = -(C + alpha * lambdaLaplace[node]) / denom;
+          lambdaLaplace[node] += dl;
+          acc.ds[a] += ws[a] / la * dl, ++acc.ns[a];
+          acc.ds[node] += ws[node] * ga * dl, ++acc.ns[node];
+          acc.ds[b] += ws[b] / lb * dl, ++acc.ns[b];
+        }
       }
-    }
+    };
+    parallelFor(m.rodCount(), elasticRod);
+    constraints = int(4 * ns + 2 * (ns - std::min(ns, m.rodCount())));
     // The elastic corrections first (Jacobi: each degree of freedom moves by
     // the mean of its corrections, relaxed), then the contacts as a second
     // Jacobi pass on the result, so that they are not diluted by the many
@@ -454,8 +491,14 @@ const RodStepStats& RodSolver::step() {
     acc.reset(n, ns);
     // Collisions (eq. 31), as inequality projections: only while penetrating.
     int contacts = 0;
-    for (const auto& [ja, jb] : pairs) {
-      const PillContact hit = pillContact(segmentPill(m, x, size_t(ja)), segmentPill(m, x, size_t(jb)));
+    // Narrow phase (eq. 30) in parallel, the projections in pair order.
+    std::vector<PillContact> hits(pairs.size());
+    parallelFor(pairs.size(), [&](size_t p) {
+      hits[p] = pillContact(segmentPill(m, x, size_t(pairs[p].first)), segmentPill(m, x, size_t(pairs[p].second)));
+    });
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      const auto [ja, jb] = pairs[p];
+      const PillContact& hit = hits[p];
       if (hit.distance >= 0) continue;
       ++contacts;
       const size_t a0 = size_t(m.segmentNode[size_t(ja)]), b0 = size_t(m.segmentNode[size_t(jb)]);
@@ -481,7 +524,8 @@ const RodStepStats& RodSolver::step() {
       }
       ++constraints;
     }
-    // The ground: each node's sphere above the plane, with friction on the slide.
+    // The ground: each node's sphere above the plane, with friction on the
+    // slide.
     if (set.ground)
       for (size_t i = 0; i < n; ++i) {
         const double C = x.c[i].y() - x.s[i] * m.restRadius[i] - set.groundHeight;

@@ -116,6 +116,9 @@ struct RodSettings {
   // shrinks the radius twice as fast as it moves the centre, eq. 23's
   // second moment, and could otherwise turn a sphere inside out).
   double minScale = 0.2;
+  // Threads for the constraint loops (0: all cores; set through
+  // RodSolver::setThreads). Results do not depend on it.
+  int threads = 0;
 };
 
 struct RodStepStats {
@@ -143,6 +146,7 @@ class RodSolver {
   const RodSettings& settings() const { return settings_; }
   const RodStepStats& stats() const { return stats_; }
   const RodStepStats& step();
+  void setThreads(int threads);
   // A displacement added to the next step's prediction of the free nodes
   // (Section 8.2: the bones' motion skinned onto a muscle's nodes, so fast
   // motion starts close to the answer). Used once.
@@ -164,6 +168,7 @@ class RodSolver {
   RodState state_;
   RodStepStats stats_;
   std::vector<Vec3> predictionOffset_;
+  std::shared_ptr<void> arena_;            // tbb::task_arena
 };
 
 }  // namespace sinew::viper

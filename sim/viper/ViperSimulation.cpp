@@ -103,6 +103,7 @@ ViperSimulation::ViperSimulation(const Project& project, const ViperOptions& opt
   base_.ground = options.ground;
   base_.groundHeight = options.groundHeight;
   base_.friction = options.friction;
+  base_.threads = options.threads;
   base_.pinned.assign(model->nodeCount(), 0);
   for (const ViperInput::Carried& c : input_.carried) base_.pinned[size_t(model->first[size_t(c.rod)] + c.node)] = 1;
   solver_ = std::make_unique<RodSolver>(model, base_);

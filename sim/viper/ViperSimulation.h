@@ -29,6 +29,7 @@ struct ViperOptions {
   double groundHeight = 0;      // m
   double friction = 0.5;        // ground
   bool ground = true;
+  int threads = 0;              // constraint loops (0: all cores); results do not depend on it
 };
 
 // The solver's input gathered from a project: one RodInput per rod of every
@@ -86,6 +87,7 @@ class ViperSimulation final : public Simulation {
   double activation(size_t body) const { return activation_.at(body); }
 
   const RodSolver& solver() const { return *solver_; }
+  void setThreads(int threads) { solver_->setThreads(threads); }
   const RodModel& model() const { return solver_->model(); }
   const ViperInput& input() const { return input_; }
   size_t bodyCount() const { return bodies_.size(); }

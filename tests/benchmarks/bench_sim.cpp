@@ -19,6 +19,8 @@
 #include "liu2013/Liu2013.h"
 #include "li2019/Li2019.h"
 #include "examples/Bars.h"
+#include "examples/ViperScenes.h"
+#include "viper/ViperSimulation.h"
 
 #include "../sim/rig/RigScenes.h"
 
@@ -376,5 +378,29 @@ static void BM_Li2019Step(benchmark::State& state) {
   state.counters["joint_ms"] = 1e3 * joint / double(n);
 }
 BENCHMARK(BM_Li2019Step)->Args({0, 1})->Args({0, 0})->Args({1, 1})->Args({1, 0})->Args({2, 1})->Args({2, 0})->Args({3, 1})->Args({3, 0})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// VIPER (Angles et al. 2019, Section 7): N octopi of 37 pills each dropped
+// on the ground (sim/examples/ViperScenes.h), 10 Jacobi iterations per step
+// at 60 Hz; arg 1 is the thread count. Steps run from the drop to rest and
+// again (reset every 2 s of simulated time), so landing and resting contacts
+// are both in the figure.
+static void BM_ViperOctopus(benchmark::State& state) {
+  const int count = int(state.range(0));
+  const Project p = examples::makeOctopusProject(count);
+  viper::ViperSimulation sim(p);
+  sim.setThreads(int(state.range(1)));
+  const auto start = sim.snapshot();
+  int64_t n = 0;
+  for (auto _ : state) {
+    sim.step();
+    if (++n % 120 == 0) sim.restore(*start);
+  }
+  const viper::RodModel& m = sim.model();
+  const double dofs = 4.0 * double(m.nodeCount()) + 3.0 * double(m.segmentCount());  // c, s per node; rotation per segment
+  state.counters["pills"] = double(m.segmentCount());
+  state.counters["dofs"] = dofs;
+  state.counters["dofs_x_hz"] = benchmark::Counter(dofs, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_ViperOctopus)->Args({1, 1})->Args({20, 1})->Args({20, 2})->Args({40, 2})->Args({100, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();
