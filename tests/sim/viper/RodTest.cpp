@@ -7,6 +7,7 @@
 
 #include "core/Error.h"
 #include "viper/Pill.h"
+#include "../../PlotSvg.h"
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,9 @@
 
 namespace sinew::viper {
 namespace {
+
+using test::Plot;
+using test::PlotSeries;
 
 constexpr double kPi = 3.14159265358979323846;
 
@@ -68,6 +72,34 @@ TEST(ViperRod, StretchedByHalfItThinsAndKeepsItsVolume) {
   std::printf("stretched x1.5 at 10 iterations: volume ratio %.4f\n", fewer.volume(0) / rest);
   EXPECT_GT(fewer.state().s[10], mid);
   EXPECT_LT(fewer.state().s[10], 1.0);
+}
+
+TEST(ViperRod, Fig5ScaleFollowsTheVolumeAcrossStretches) {
+  // Fig. 5 as a curve: a rod held at a range of lengths, its middle scale
+  // against the volume-exact 1/sqrt(stretch), at 100 and at the paper's 10
+  // iterations per step.
+  const auto m = straightRod(21);
+  const double rest = kPi * 0.05 * 0.05 * 1.0;
+  Plot plot{"Fig. 5: a rod held stretched or compressed (21 nodes, r = 5 cm)", "length / rest length",
+            "scale at the middle", {}, {}, false};
+  PlotSeries exact{"volume-exact 1/sqrt(stretch)", {}, {}, "#555555", true};
+  PlotSeries many{"100 iterations", {}, {}, "#1f77b4"}, few{"10 iterations (the paper's)", {}, {}, "#d62728"};
+  for (double f : {0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3, 1.4, 1.5}) {
+    exact.x.push_back(f), exact.y.push_back(1 / std::sqrt(f));
+    const RodSolver a = heldAt(m, f, 100), b = heldAt(m, f, 10);
+    many.x.push_back(f), many.y.push_back(a.state().s[10]);
+    few.x.push_back(f), few.y.push_back(b.state().s[10]);
+    std::printf("stretch %.1f: volume ratio %.4f (100 it), %.4f (10 it)\n", f, a.volume(0) / rest, b.volume(0) / rest);
+    EXPECT_NEAR(a.volume(0) / rest, 1.0, f < 1 ? 0.04 : 0.02) << "stretch " << f;
+    EXPECT_NEAR(b.volume(0) / rest, 1.0, 0.25) << "stretch " << f;
+  }
+  // Thinner when longer, at both iteration counts.
+  for (size_t i = 1; i < many.y.size(); ++i) {
+    EXPECT_LT(many.y[i], many.y[i - 1]);
+    EXPECT_LT(few.y[i], few.y[i - 1]);
+  }
+  plot.series = {exact, many, few};
+  EXPECT_TRUE(test::writePlotSvg(plot, test::figurePath("viper_fig5.svg")));
 }
 
 TEST(ViperRod, AScaleDisturbanceSpreadsAlongARodHeldAtItsLength) {
