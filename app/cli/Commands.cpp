@@ -331,6 +331,40 @@ int viperize(const ViperizeArgs& args) {
   });
 }
 
+int addMuscle(const AddMuscleArgs& args) {
+  return guarded([&] {
+    Project p = loadProject(args.project);
+    viper::AddMuscleOptions o;
+    o.name = args.name;
+    o.originBone = args.origin;
+    o.insertionBone = args.insertion;
+    o.mesh = args.mesh;
+    o.belly = args.belly;
+    if (args.side.size() == 3) o.side = Vec3(args.side[0], args.side[1], args.side[2]);
+    o.paintReach = args.paintReach;
+    o.rods = args.rods;
+    o.slices = args.slices;
+    try {
+      const RodBodyObject& body = viper::addMuscle(p, o);
+      size_t sources = 0, sinks = 0;
+      for (MusclePaint m : body.paint) sources += m == MusclePaint::Source, sinks += m == MusclePaint::Sink;
+      std::cout << "added muscle '" << body.name << "' from " << body.originBone << " to " << body.insertionBone << " ("
+                << body.paint.size() << " surface vertices, " << sources << " painted as sources, " << sinks << " as sinks)\n";
+      if (args.viperize) {
+        const viper::ViperizeResult r = viper::viperizeBody(p, args.name, {});
+        std::cout << "viperized: " << r.rods.size() << " rods x " << r.slices.size() << " nodes, "
+                  << int(std::lround(100 * r.insideFraction)) << "% of node spheres inside\n";
+      }
+    } catch (const InputError& e) {
+      throw InputError(args.project, e.what());
+    }
+    const std::string out = args.output.empty() ? args.project : args.output;
+    saveChecked(p, out);
+    std::cout << "wrote " << out << "\n";
+    return int(kOk);
+  });
+}
+
 int exportMeshes(const ExportArgs& args) {
   return guarded([&] {
     const Project p = loadProject(args.project);

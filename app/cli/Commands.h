@@ -128,6 +128,20 @@ struct ViperizeArgs {
 };
 int viperize(const ViperizeArgs& args);
 
+struct AddMuscleArgs {
+  std::string project;
+  std::string name;
+  std::string origin, insertion;     // skeleton bones
+  std::string mesh;                  // a project mesh ("": a generated spindle)
+  double belly = 0;                  // m (0: 12% of the length)
+  std::vector<double> side;          // x,y,z (default up)
+  double paintReach = 0.1;
+  int rods = 5, slices = 8;
+  bool viperize = false;             // also viperize it
+  std::string output;                // default: the input
+};
+int addMuscle(const AddMuscleArgs& args);
+
 struct OptimizeArgs {
   std::string project;
   std::string clip;                  // a clip name in the project, or a .bvh file (added to the output project)

@@ -78,6 +78,21 @@ int main(int argc, char** argv) {
   vip->add_option("-o,--output", vipArgs.output, "Project file to write (default: the input)");
   vip->add_flag("--json", vipArgs.json, "Print a JSON summary");
 
+  AddMuscleArgs amArgs;
+  auto* am = app.add_subcommand("add-muscle", "Add a muscle between two bones (a generated spindle, or a mesh of the project), painted at its ends");
+  am->add_option("project", amArgs.project, "Project file (.sinew) with a skeleton")->required();
+  am->add_option("--name", amArgs.name, "The muscle's name")->required();
+  am->add_option("--origin", amArgs.origin, "The bone its origin (sources) attaches to")->required();
+  am->add_option("--insertion", amArgs.insertion, "The bone its insertion (sinks) attaches to")->required();
+  am->add_option("--mesh", amArgs.mesh, "Use this mesh of the project as its surface (default: generate a spindle)");
+  am->add_option("--belly", amArgs.belly, "Spindle belly radius, m (default: 12% of its length)")->check(CLI::Range(0.0, 10.0));
+  am->add_option("--side", amArgs.side, "x,y,z: the side of the bones the spindle lies on (default 0,1,0)")->delimiter(',')->expected(3);
+  am->add_option("--paint-ends", amArgs.paintReach, "Paint sources and sinks this fraction of its length from each end (default 0.1)")->check(CLI::Range(0.01, 0.44));
+  am->add_option("--rods", amArgs.rods, "K for viperize (default 5)")->check(CLI::Range(1, 64));
+  am->add_option("--slices", amArgs.slices, "M for viperize (default 8)")->check(CLI::Range(2, 200));
+  am->add_flag("--viperize", amArgs.viperize, "Viperize it right away");
+  am->add_option("-o,--output", amArgs.output, "Project file to write (default: the input)");
+
   SimulateArgs simArgs;
   auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
   sim->add_option("project", simArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
@@ -170,6 +185,7 @@ int main(int argc, char** argv) {
   if (*tets) return exportTets(tetArgs);
   if (*opt) return optimize(optArgs);
   if (*vip) return viperize(vipArgs);
+  if (*am) return addMuscle(amArgs);
   simArgs.secondsGiven = sim->count("--seconds") > 0;
   simArgs.dtGiven = sim->count("--dt") > 0;
   simArgs.driveGiven = sim->count("--drive") > 0;

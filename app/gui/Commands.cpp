@@ -15,6 +15,7 @@ void AddObjectsCommand::redo() {
       p.skeleton = objects_.skeleton;
     }
     for (const ClipObject& c : objects_.clips) p.clips.push_back(c);
+    for (const RodBodyObject& b : objects_.rodBodies) p.rodBodies.push_back(b);
     p.nextId = std::max(p.nextId, objects_.nextId);
   });
 }
@@ -29,6 +30,8 @@ void AddObjectsCommand::undo() {
     }
     for (const ClipObject& c : objects_.clips)
       std::erase_if(p.clips, [&](const ClipObject& x) { return x.id == c.id; });
+    for (const RodBodyObject& b : objects_.rodBodies)
+      std::erase_if(p.rodBodies, [&](const RodBodyObject& x) { return x.id == b.id; });
     // nextId never goes back: ids are not reused.
   });
 }
@@ -61,6 +64,13 @@ void RemoveObjectCommand::redo() {
         p.volumes.erase(p.volumes.begin() + long(i));
         return;
       }
+    for (size_t i = 0; i < p.rodBodies.size(); ++i)
+      if (p.rodBodies[i].id == id_) {
+        index_ = int(i);
+        rodBody_ = std::move(p.rodBodies[i]);
+        p.rodBodies.erase(p.rodBodies.begin() + long(i));
+        return;
+      }
     if (p.skeleton && p.skeleton->id == id_) {
       skeleton_ = std::move(p.skeleton);
       p.skeleton.reset();
@@ -73,7 +83,10 @@ void RemoveObjectCommand::undo() {
     if (mesh_) p.meshes.insert(p.meshes.begin() + std::min<long>(index_, long(p.meshes.size())), std::move(*mesh_));
     if (clip_) p.clips.insert(p.clips.begin() + std::min<long>(index_, long(p.clips.size())), std::move(*clip_));
     if (volume_) p.volumes.insert(p.volumes.begin() + std::min<long>(index_, long(p.volumes.size())), std::move(*volume_));
+    if (rodBody_)
+      p.rodBodies.insert(p.rodBodies.begin() + std::min<long>(index_, long(p.rodBodies.size())), std::move(*rodBody_));
     if (skeleton_) p.skeleton = std::move(skeleton_);
+    rodBody_.reset();
     mesh_.reset();
     clip_.reset();
     volume_.reset();
@@ -219,6 +232,21 @@ bool SetSimulationSetupCommand::mergeWith(const QUndoCommand* other) {
   after_ = o->after_;
   return true;
 }
+
+SetRodBodyCommand::SetRodBodyCommand(Document* doc, RodBodyObject after, const QString& text)
+    : QUndoCommand(text), doc_(doc), after_(std::move(after)) {
+  if (const RodBodyObject* b = doc->project().findRodBody(after_.id)) before_ = *b;
+}
+
+void SetRodBodyCommand::set(const RodBodyObject& body) {
+  // Geometry: the pills' display cache and a built simulation go by the body's revision.
+  doc_->mutate(body.id, Document::Change::Geometry, [&](Project& p) {
+    if (RodBodyObject* b = p.findRodBody(body.id)) *b = body;
+  });
+}
+
+void SetRodBodyCommand::redo() { set(after_); }
+void SetRodBodyCommand::undo() { set(before_); }
 
 SetControllersCommand::SetControllersCommand(Document* doc, std::vector<ControllerObject> after, ObjectId nextId,
                                              const QString& text)

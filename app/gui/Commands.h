@@ -11,8 +11,8 @@
 
 namespace sinew::app {
 
-// Adds imported or generated objects (meshes, clips and a skeleton, which
-// replaces the project's skeleton if it has one).
+// Adds imported or generated objects (meshes, clips, rod bodies and a
+// skeleton, which replaces the project's skeleton if it has one).
 class AddObjectsCommand : public QUndoCommand {
  public:
   // `objects` holds the new objects with ids already allocated from the
@@ -23,11 +23,11 @@ class AddObjectsCommand : public QUndoCommand {
 
  private:
   Document* doc_;
-  Project objects_;  // only meshes, skeleton, clips and nextId are used
+  Project objects_;  // only meshes, skeleton, clips, rod bodies and nextId are used
   std::optional<SkeletonObject> replacedSkeleton_;
 };
 
-// Removes one object (mesh, skeleton or clip), remembering where it was.
+// Removes one object (mesh, skeleton, clip, volume or rod body), remembering where it was.
 class RemoveObjectCommand : public QUndoCommand {
  public:
   RemoveObjectCommand(Document* doc, ObjectId id);
@@ -42,6 +42,7 @@ class RemoveObjectCommand : public QUndoCommand {
   std::optional<SkeletonObject> skeleton_;
   std::optional<ClipObject> clip_;
   std::optional<VolumeObject> volume_;
+  std::optional<RodBodyObject> rodBody_;
 };
 
 // Sets one property of one object through a setter; merges consecutive
@@ -142,6 +143,20 @@ class SetSimulationSetupCommand : public QUndoCommand {
   Document* doc_;
   SimulationSetup before_, after_;
   QString mergeKey_;
+};
+
+// Replaces a rod body by an edited copy with the same id (a muscle paint
+// stroke, a viperization, new K and M): one undo step, whatever changed.
+class SetRodBodyCommand : public QUndoCommand {
+ public:
+  SetRodBodyCommand(Document* doc, RodBodyObject after, const QString& text);
+  void redo() override;
+  void undo() override;
+
+ private:
+  void set(const RodBodyObject& body);
+  Document* doc_;
+  RodBodyObject before_, after_;
 };
 
 // Replaces the project's controllers (a controller added by the optimiser,

@@ -21,6 +21,7 @@ void Document::reset(Project project, const QString& path, bool modified) {
   highlights_.clear();
   for (const MeshObject& m : project_.meshes) revisions_[m.id] = nextRevision_++;
   for (const VolumeObject& v : project_.volumes) revisions_[v.id] = nextRevision_++;
+  for (const RodBodyObject& b : project_.rodBodies) revisions_[b.id] = nextRevision_++;
   path_ = path;
   forcedDirty_ = modified;
   emit structureChanged();
@@ -79,6 +80,8 @@ void Document::announce(ObjectId id, Change change) {
       if (!revisions_.count(m.id)) revisions_[m.id] = nextRevision_++;
     for (const VolumeObject& v : project_.volumes)
       if (!revisions_.count(v.id)) revisions_[v.id] = nextRevision_++;
+    for (const RodBodyObject& b : project_.rodBodies)
+      if (!revisions_.count(b.id)) revisions_[b.id] = nextRevision_++;
     emit structureChanged();
   } else if (change == Change::Settings) {
     emit settingsChanged();

@@ -111,6 +111,9 @@ void OutlinerPanel::rebuild() {
   }
   for (const VolumeObject& v : p.volumes)
     add("Volumetric mesh", v.id, v.name, tr("%1 tets").arg(v.mesh.tetCount()));
+  // Rod bodies (VIPER): muscles and bodies made of rods.
+  for (const RodBodyObject& b : p.rodBodies)
+    add("Muscles", b.id, b.name, b.rods.empty() ? tr("not viperized") : tr("%1 rods").arg(b.rods.size()));
   for (const ClipObject& c : p.clips)
     add("Motion clips", c.id, c.clip.name, tr("%1 s").arg(c.clip.duration(), 0, 'f', 1));
   for (const ControllerObject& c : p.controllers)
@@ -136,8 +139,11 @@ void OutlinerPanel::refreshNames(ObjectId id) {
   for (int i = 0; i < topLevelItemCount(); ++i)
     for (int c = 0; c < topLevelItem(i)->childCount(); ++c) {
       QTreeWidgetItem* item = topLevelItem(i)->child(c);
-      if (item->data(0, kIdRole).toULongLong() == id)
+      if (item->data(0, kIdRole).toULongLong() == id) {
         item->setText(0, QString::fromStdString(doc_->project().objectName(id)));
+        if (const RodBodyObject* b = doc_->project().findRodBody(id))  // viperized again: a new rod count
+          item->setText(1, b->rods.empty() ? tr("not viperized") : tr("%1 rods").arg(b->rods.size()));
+      }
     }
 }
 

@@ -205,6 +205,81 @@ std::vector<PropertyDesc> volumeProperties() {
   return props;
 }
 
+// A VIPER rod body: a muscle (painted, viperized, on two bones) or rods made directly.
+std::vector<PropertyDesc> rodBodyProperties(const Document& doc) {
+  std::vector<PropertyDesc> props;
+  PropertyDesc name;
+  name.name = QObject::tr("Name");
+  name.kind = Kind::Text;
+  name.get = [](const Project& p, ObjectId i) { return QString::fromStdString(p.findRodBody(i)->name); };
+  name.set = [](Project& p, ObjectId i, const QVariant& v) { p.findRodBody(i)->name = v.toString().toStdString(); };
+  props.push_back(name);
+  PropertyDesc visible;
+  visible.name = QObject::tr("Visible");
+  visible.kind = Kind::Bool;
+  visible.get = [](const Project& p, ObjectId i) { return p.findRodBody(i)->visible; };
+  visible.set = [](Project& p, ObjectId i, const QVariant& v) { p.findRodBody(i)->visible = v.toBool(); };
+  visible.change = Document::Change::Geometry;  // the pills' display cache
+  props.push_back(visible);
+  PropertyDesc activation;
+  activation.name = QObject::tr("Activation");
+  activation.kind = Kind::Number;
+  activation.minimum = 0;
+  activation.maximum = 1;
+  activation.step = 0.05;
+  activation.decimals = 2;
+  activation.tooltip = QObject::tr("0..1: contractile segments shorten by up to the material's maximum contraction "
+                                   "(the Simulate panel's activation slider overrides it while simulating)");
+  activation.get = [](const Project& p, ObjectId i) { return p.findRodBody(i)->activation; };
+  activation.set = [](Project& p, ObjectId i, const QVariant& v) {
+    p.findRodBody(i)->activation = std::clamp(v.toDouble(), 0.0, 1.0);
+  };
+  props.push_back(activation);
+  PropertyDesc self;
+  self.name = QObject::tr("Self-collision");
+  self.kind = Kind::Bool;
+  self.tooltip = QObject::tr("Pills of this body collide with each other (off for muscles, Section 8.2)");
+  self.get = [](const Project& p, ObjectId i) { return p.findRodBody(i)->selfCollision; };
+  self.set = [](Project& p, ObjectId i, const QVariant& v) { p.findRodBody(i)->selfCollision = v.toBool(); };
+  props.push_back(self);
+  // The ends' bones, chosen among the skeleton's joints ("" for none: held in the world).
+  QStringList bones{QString()};
+  if (doc.project().skeleton)
+    for (const Joint& j : doc.project().skeleton->skeleton.joints) bones << QString::fromStdString(j.name);
+  auto bone = [&](const QString& label, std::string RodBodyObject::*member) {
+    PropertyDesc d;
+    d.name = label;
+    d.kind = Kind::Choice;
+    d.choices = bones;
+    d.get = [member](const Project& p, ObjectId i) { return QString::fromStdString(p.findRodBody(i)->*member); };
+    d.set = [member](Project& p, ObjectId i, const QVariant& v) { p.findRodBody(i)->*member = v.toString().toStdString(); };
+    d.tooltip = QObject::tr("Viperize pins the rods' ends to this bone");
+    return d;
+  };
+  props.push_back(bone(QObject::tr("Origin bone"), &RodBodyObject::originBone));
+  props.push_back(bone(QObject::tr("Insertion bone"), &RodBodyObject::insertionBone));
+  props.push_back(info(QObject::tr("Rods"), [](const Project& p, ObjectId i) -> QVariant {
+    const RodBodyObject* b = p.findRodBody(i);
+    if (b->rods.empty()) return QObject::tr("none: viperize it (Rig panel, Muscles)");
+    return QObject::tr("%1 rods, %2 nodes, %3 pills, %4 pins").arg(b->rods.size()).arg(b->nodeCount()).arg(b->segmentCount()).arg(b->pins.size());
+  }));
+  props.push_back(info(QObject::tr("Viperize K x M"), [](const Project& p, ObjectId i) {
+    const RodBodyObject* b = p.findRodBody(i);
+    return QObject::tr("%1 rods x %2 nodes").arg(b->rodCount).arg(b->sliceCount);
+  }));
+  props.push_back(info(QObject::tr("Surface"), [](const Project& p, ObjectId i) -> QVariant {
+    const RodBodyObject* b = p.findRodBody(i);
+    if (!b->surface) return QObject::tr("none");
+    size_t sources = 0, sinks = 0;
+    for (MusclePaint m : b->paint) {
+      sources += m == MusclePaint::Source;
+      sinks += m == MusclePaint::Sink;
+    }
+    return QObject::tr("'%1', %2 source and %3 sink vertices").arg(QString::fromStdString(p.objectName(b->surface))).arg(sources).arg(sinks);
+  }));
+  return props;
+}
+
 }  // namespace
 
 QString objectKind(const Project& project, ObjectId id) {
@@ -212,6 +287,7 @@ QString objectKind(const Project& project, ObjectId id) {
   if (project.findVolume(id)) return QObject::tr("Volume");
   if (project.findClip(id)) return QObject::tr("Motion clip");
   if (project.skeleton && project.skeleton->id == id) return QObject::tr("Skeleton");
+  if (project.findRodBody(id)) return QObject::tr("Rod body");
   return {};
 }
 
@@ -411,6 +487,7 @@ std::vector<PropertyDesc> propertiesOf(const Document& doc, ObjectId id) {
   if (p.findClip(id)) return clipProperties();
   if (p.findVolume(id)) return volumeProperties();
   if (p.skeleton && p.skeleton->id == id) return skeletonProperties();
+  if (p.findRodBody(id)) return rodBodyProperties(doc);
   return {};
 }
 

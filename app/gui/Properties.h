@@ -38,7 +38,7 @@ std::vector<PropertyDesc> propertiesOf(const Document& doc, ObjectId id);
 // The properties of one joint of the project's skeleton (empty if there is none).
 std::vector<PropertyDesc> jointPropertiesOf(const Document& doc, const QString& jointName);
 
-// What kind of object `id` is: "Mesh", "Skeleton", "Motion clip", "Volume" or "".
+// What kind of object `id` is: "Mesh", "Skeleton", "Motion clip", "Volume", "Rod body" or "".
 QString objectKind(const Project& project, ObjectId id);
 
 }  // namespace sinew::app

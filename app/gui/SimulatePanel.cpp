@@ -11,8 +11,10 @@
 #include <QStandardItemModel>
 #include <QSlider>
 
-#include <initializer_list>
 #include <QVBoxLayout>
+
+#include <cmath>
+#include <initializer_list>
 
 namespace sinew::app {
 
@@ -75,8 +77,10 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   solver_->setObjectName("simSolver");
   solver_->addItem(tr("Liu 2013 (cage, PD skeleton)"), int(SimulationController::Solver::Liu2013));
   solver_->addItem(tr("Li 2019 (conforming mesh, exact bones)"), int(SimulationController::Solver::Li2019));
+  solver_->addItem(tr("VIPER rods (Angles 2019: muscles, octopi)"), int(SimulationController::Solver::Viper));
   solver_->setToolTip(tr("Li 2019 needs the conforming mesh (Rig panel: Build Conforming Mesh) and runs the "
-                         "character passive: the drive, plasticity and damping apply to Liu 2013 only"));
+                         "character passive; VIPER simulates the project's rod bodies (viperize a painted muscle "
+                         "first: Rig panel, Muscles). Plasticity, damping and the PD drive apply to Liu 2013 only"));
   df->addRow(tr("Solver"), solver_);
   drive_ = new QComboBox(driveBox);
   drive_->setObjectName("simDrive");
@@ -89,6 +93,31 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   df->addRow(tr("Mode"), drive_);
   df->addRow(tr("Clip"), clip_);
   v->addWidget(driveBox);
+
+  // VIPER: muscle activation (every rod body) and the pills' display.
+  auto* viperBox = new QGroupBox(tr("Rods (VIPER)"), this);
+  auto* vf = new QFormLayout(viperBox);
+  auto* activationRow = new QHBoxLayout;
+  activation_ = new QSlider(Qt::Horizontal, viperBox);
+  activation_->setObjectName("simActivation");
+  activation_->setRange(0, kActivationSteps);
+  activation_->setValue(int(std::lround(sim_->activation() * kActivationSteps)));
+  activation_->setToolTip(tr("Activation of every rod body, 0..1: contractile segments shorten by up to the "
+                             "material's maximum contraction while the volume is kept, so a muscle bulges. "
+                             "Applies at once while playing; a new simulation starts with it"));
+  activationValue_ = new QLabel(viperBox);
+  activationValue_->setObjectName("simActivationValue");
+  activationValue_->setMinimumWidth(32);
+  activationRow->addWidget(activation_, 1);
+  activationRow->addWidget(activationValue_);
+  vf->addRow(tr("Activation"), activationRow);
+  pills_ = new QCheckBox(tr("Show pills (radius: blue thinner, white rest, red thicker)"), viperBox);
+  pills_->setObjectName("viewPills");
+  pills_->setChecked(sim_->viewport()->settings().pills);
+  pills_->setToolTip(tr("Draw every rod segment as a tapered capsule coloured by its nodes' scale; the "
+                        "rod bodies' skins turn see-through"));
+  vf->addRow(pills_);
+  v->addWidget(viperBox);
 
   // Toggles.
   auto* togBox = new QGroupBox(tr("Physics"), this);
@@ -144,11 +173,31 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
     sim_->setSolver(kind);
     const bool liu = kind == SimulationController::Solver::Liu2013;
     for (QWidget* w : std::initializer_list<QWidget*>{plasticity_, damping_}) w->setEnabled(liu);
-    // Li 2019 drives bones kinematically only: no PD-tracked clip.
+    // Li 2019 and VIPER drive bones kinematically only: no PD-tracked clip.
     const int pd = drive_->findData(int(DriveMode::Pd));
     if (auto* items = qobject_cast<QStandardItemModel*>(drive_->model())) items->item(pd)->setEnabled(liu);
     if (!liu && drive_->currentIndex() == pd) drive_->setCurrentIndex(drive_->findData(int(DriveMode::Kinematic)));
-    drive_->setToolTip(liu ? QString() : tr("Li 2019: the clip moves the bones kinematically; the flesh follows physically"));
+    drive_->setToolTip(liu ? QString()
+                       : kind == SimulationController::Solver::Li2019
+                           ? tr("Li 2019: the clip moves the bones kinematically; the flesh follows physically")
+                           : tr("VIPER: the clip moves the bones kinematically; the muscles' ends ride on them"));
+    activation_->setEnabled(kind == SimulationController::Solver::Viper);
+  });
+  connect(activation_, &QSlider::valueChanged, this, [this](int value) {
+    sim_->setActivation(double(value) / kActivationSteps);
+    activationValue_->setText(QString::number(sim_->activation(), 'f', 2));
+  });
+  activationValue_->setText(QString::number(sim_->activation(), 'f', 2));
+  activation_->setEnabled(sim_->solver() == SimulationController::Solver::Viper);
+  connect(pills_, &QCheckBox::toggled, this, [this](bool on) {
+    render::ViewSettings settings = sim_->viewport()->settings();
+    if (settings.pills == on) return;
+    settings.pills = on;
+    sim_->viewport()->setSettings(settings);
+  });
+  connect(sim_->viewport(), &ViewportWidget::settingsChanged, this, [this] {
+    const QSignalBlocker block(pills_);
+    pills_->setChecked(sim_->viewport()->settings().pills);
   });
   connect(drive_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);
   connect(clip_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);

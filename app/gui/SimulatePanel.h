@@ -1,6 +1,8 @@
 // The Simulate dock: run controls, the timeline of cached frames, the run's
-// statistics and their plot, drive and clip, toggles, materials per region, the scene (ground, colliders). A view of the
-// SimulationController; widgets are named ("sim<Name>") for tests.
+// statistics and their plot, solver, drive and clip, the rods' activation and
+// pills (VIPER), toggles, materials per region, the scene (ground,
+// colliders). A view of the SimulationController; widgets are named
+// ("sim<Name>", "viewPills") for tests.
 #pragma once
 
 #include "Document.h"
@@ -32,6 +34,8 @@ class SimulatePanel : public QWidget {
   MaterialEditor* materials() const { return materials_; }
   SceneEditor* scene() const { return scene_; }
   SimStatsChart* chart() const { return chart_; }
+  QSlider* activationSlider() const { return activation_; }  // 0..kActivationSteps: activation 0..1
+  static constexpr int kActivationSteps = 100;
 
  private:
   void refreshClips();
@@ -47,6 +51,9 @@ class SimulatePanel : public QWidget {
   QCheckBox *gravity_, *contact_, *plasticity_, *loop_;
   QLabel *time_, *realtime_, *msPerStep_;
   QSlider* timeline_;
+  QSlider* activation_;
+  QLabel* activationValue_;
+  QCheckBox* pills_;
   SimStatsChart* chart_;
   MaterialEditor* materials_;
   SceneEditor* scene_;

@@ -1,6 +1,7 @@
 #include "SimulationController.h"
 
 #include "li2019/Li2019Simulation.h"
+#include "viper/ViperSimulation.h"
 
 #include "core/Error.h"
 #include "core/Hash.h"
@@ -83,15 +84,31 @@ void applyMotion(li2019::Li2019Simulation& li, const liu2013::Settings& s) {
   li.setMotion(*s.clip, s.loopClip);
 }
 
+// VIPER moves the skeleton kinematically too (its bones carry the pinned rod
+// ends and collide as pills): the same rules as Li 2019.
+void applyMotion(viper::ViperSimulation& v, const liu2013::Settings& s) {
+  if (s.drive == DriveMode::Hold || !s.clip) {
+    if (v.motion()) v.setMotion(std::nullopt);
+    return;
+  }
+  if (v.motion() && v.motion()->name == s.clip->name) return;
+  v.setMotion(*s.clip, s.loopClip);
+}
+
+void applyActivation(viper::ViperSimulation& v, double activation) {
+  for (size_t b = 0; b < v.bodyCount(); ++b) v.setActivation(b, activation);
+}
+
 }  // namespace
 
 void SimulationController::pushSettings(const liu2013::Settings& s) {
   if (liu_) {
     liu_->setSettings(s);
-  } else if (li_) {
-    li_->setToggles(s.toggles);  // gravity and contact
+  } else if (li_ || viper_) {
+    solver_->setToggles(s.toggles);  // gravity and contact
     try {
-      applyMotion(*li_, s);
+      if (li_) applyMotion(*li_, s);
+      else applyMotion(*viper_, s);
     } catch (const std::exception& e) {
       const QString msg = QString::fromStdString(e.what());
       QMetaObject::invokeMethod(this, [this, msg] { log_->warning(tr("Simulation: %1; the bones stay passive").arg(msg)); },
@@ -141,6 +158,16 @@ void SimulationController::setKinematicClip(MotionClip clip) {
   log_->info(tr("Simulation: playing '%1' kinematically (%2 s)").arg(QString::fromStdString(clip.name)).arg(clip.duration(), 0, 'f', 2));
   kinematicClip_ = std::move(clip);
   emit stateChanged();
+}
+
+void SimulationController::setActivation(double activation) {
+  activation_ = std::clamp(activation, 0.0, 1.0);
+  if (simulating()) {
+    std::lock_guard lock(mutex_);
+    pendingActivation_ = activation_;
+  } else if (viper_) {
+    applyActivation(*viper_, activation_);
+  }
 }
 
 void SimulationController::setToggles(const SimToggles& t) {
@@ -216,6 +243,10 @@ void SimulationController::clear() {
     solver_.reset();
     liu_ = nullptr;
     li_ = nullptr;
+    viper_ = nullptr;
+    pillSegments_.clear();
+    pillRestRadius_.clear();
+    pendingActivation_.reset();
     model_.reset();
     triangles_.clear();
     reference_.reset();
@@ -230,6 +261,9 @@ void SimulationController::clear() {
   shownMesh_ = {};
   shownJoints_.clear();
   shownGhost_.clear();
+  shownOthers_.clear();
+  shownPills_ = {};
+  shownHasPills_ = false;
   modelDirty_ = false;
   grabbing_ = false;
   realtime_ = msPerStep_ = 0;
@@ -254,6 +288,8 @@ void SimulationController::startWorker(int frames) {
         ++framesRevision_;
       }
       pushSettings(settings);
+      if (viper_) applyActivation(*viper_, activation_);
+      pendingActivation_.reset();
       if (int(frames_.size()) >= kMaxFrames) {
         log_->warning(tr("Simulation: the timeline is full (%1 frames); Reset or scrub back").arg(kMaxFrames));
         return;
@@ -262,7 +298,13 @@ void SimulationController::startWorker(int frames) {
     pendingSettings_.reset();
   }
   if (!solver_) {
-    if (solverKind_ == Solver::Li2019 && !controller_ && !kinematicClip_)
+    if (solverKind_ == Solver::Viper && !controller_ && !kinematicClip_)
+      log_->info(settings.drive != DriveMode::Hold && settings.clip
+                     ? tr("Simulation: building the VIPER rods (bones driven kinematically by '%1', activation %2)...")
+                           .arg(QString::fromStdString(settings.clip->name))
+                           .arg(activation_, 0, 'f', 2)
+                     : tr("Simulation: building the VIPER rods (skeleton at rest, activation %1)...").arg(activation_, 0, 'f', 2));
+    else if (solverKind_ == Solver::Li2019 && !controller_ && !kinematicClip_)
       log_->info(settings.drive != DriveMode::Hold && settings.clip
                      ? tr("Simulation: building the Li 2019 model (conforming mesh, bones driven kinematically by '%1')...")
                            .arg(QString::fromStdString(settings.clip->name))
@@ -275,8 +317,9 @@ void SimulationController::startWorker(int frames) {
   workerDone_ = false;
   // The project is copied: the worker never reads the Document.
   Project project = solver_ ? Project{} : doc_->project();
-  worker_ = std::thread([this, project = std::move(project), frames, settings]() mutable {
-    workerLoop(settings, std::move(project), frames);
+  const double activation = activation_;
+  worker_ = std::thread([this, project = std::move(project), frames, settings, activation]() mutable {
+    workerLoop(settings, std::move(project), frames, activation);
   });
   emit stateChanged();
 }
@@ -290,7 +333,22 @@ void SimulationController::stopWorker() {
 SimulationController::Frame SimulationController::captureFrame() const {
   Frame f;
   f.time = solver_->time();
-  f.surface = solver_->surfacePositions();
+  if (viper_) {
+    // Every skinned body (the first is the one the grab and the export use) and the rods.
+    std::vector<std::pair<ObjectId, std::vector<Vec3>>> surfaces = viper_->surfaces();
+    if (!surfaces.empty()) {
+      f.surface = std::move(surfaces.front().second);
+      surfaces.erase(surfaces.begin());
+    }
+    f.otherSurfaces = std::move(surfaces);
+    const viper::RodState& state = viper_->solver().state();
+    const size_t end = std::min(viper_->bodyNodeEnd(), state.c.size());
+    f.pillCentres.assign(state.c.begin(), state.c.begin() + long(end));
+    f.pillRadii.resize(end);
+    for (size_t i = 0; i < end; ++i) f.pillRadii[i] = state.s[i] * viper_->model().restRadius[i];
+  } else {
+    f.surface = solver_->surfacePositions();
+  }
   f.joints = solver_->jointPoses();
   f.measures = solver_->measure();  // microseconds: a sum over nodes and elements
   f.snapshot = std::shared_ptr<const SimSnapshot>(solver_->snapshot());
@@ -302,7 +360,7 @@ SimulationController::Frame SimulationController::captureFrame() const {
   return f;
 }
 
-void SimulationController::workerLoop(liu2013::Settings settings, Project project, int frames) {
+void SimulationController::workerLoop(liu2013::Settings settings, Project project, int frames, double activation) {
   auto post = [this](auto fn) { QMetaObject::invokeMethod(this, fn, Qt::QueuedConnection); };
   bool builtHere = false;
   try {
@@ -325,9 +383,30 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       std::vector<Tri> triangles;
       liu2013::Liu2013Solver* liu = solver.get();
       li2019::Li2019Simulation* liPtr = nullptr;
+      viper::ViperSimulation* viperPtr = nullptr;
+      std::vector<std::array<int32_t, 2>> segments;
+      std::vector<double> restRadius;
       if (solver) {
         triangles = model->surfaceTriangles;
         built = std::move(solver);
+      } else if (solverKind_ == Solver::Viper) {
+        // VIPER on the project's rod bodies, with the project's ground (like sinew-cli simulate --solver viper).
+        viper::ViperOptions o;
+        o.groundHeight = project.simulation.groundHeight.value_or(0.0);
+        if (project.simulation.groundFriction) o.friction = *project.simulation.groundFriction;
+        auto v = std::make_unique<viper::ViperSimulation>(project, o);
+        v->setToggles(settings.toggles);
+        applyActivation(*v, activation);
+        applyMotion(*v, settings);
+        if (const MeshObject* m = project.findMesh(v->surfaceMesh())) triangles = m->mesh.triangles;
+        // The pills' topology: consecutive nodes of every body rod (the bones' rods come last and are not drawn).
+        const viper::RodModel& rods = v->model();
+        const auto bodyRods = size_t(v->input().bodyFirstRod.back());
+        for (size_t k = 0; k < bodyRods; ++k)
+          for (int32_t i = rods.first[k]; i + 1 < rods.first[k + 1]; ++i) segments.push_back({i, i + 1});
+        restRadius.assign(rods.restRadius.begin(), rods.restRadius.begin() + long(v->bodyNodeEnd()));
+        viperPtr = v.get();
+        built = std::move(v);
       } else {
         // Li 2019 on the conforming mesh, with the project's ground and colliders.
         li2019::Settings s;
@@ -346,6 +425,9 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       solver_ = std::move(built);
       liu_ = liu;
       li_ = liPtr;
+      viper_ = viperPtr;
+      pillSegments_ = std::move(segments);
+      pillRestRadius_ = std::move(restRadius);
       triangles_ = std::move(triangles);
       frameTime_ = std::max(kFrameTime, solver_->dt());
       reference_ = reference;
@@ -375,6 +457,10 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       if (grabChanged_) {
         solver_->setGrab(pendingGrab_);
         grabChanged_ = false;
+      }
+      if (pendingActivation_) {
+        if (viper_) applyActivation(*viper_, *pendingActivation_);
+        pendingActivation_.reset();
       }
     }
     const int steps = std::max(1, int(std::lround(frameTime_ / solver_->dt())));
@@ -477,6 +563,30 @@ SimulatedAnimation SimulationController::recordedAnimation() const {
   return a;
 }
 
+render::PillSet SimulationController::pillsOf(const Frame& f) const {
+  render::PillSet pills;
+  if (f.pillCentres.empty()) return pills;
+  pills.centres = f.pillCentres;
+  pills.radii = f.pillRadii;
+  pills.scales.resize(f.pillRadii.size(), 1.0);
+  for (size_t i = 0; i < f.pillRadii.size() && i < pillRestRadius_.size(); ++i)
+    if (pillRestRadius_[i] > 0) pills.scales[i] = f.pillRadii[i] / pillRestRadius_[i];
+  pills.segments = pillSegments_;
+  return pills;
+}
+
+render::PillSet SimulationController::framePills(int index) const {
+  std::lock_guard lock(mutex_);
+  if (index < 0 || index >= int(frames_.size())) return {};
+  return pillsOf(frames_[size_t(index)]);
+}
+
+std::vector<std::pair<ObjectId, std::vector<Vec3>>> SimulationController::frameOtherSurfaces(int index) const {
+  std::lock_guard lock(mutex_);
+  if (index < 0 || index >= int(frames_.size())) return {};
+  return frames_[size_t(index)].otherSurfaces;
+}
+
 std::vector<SimMeasures> SimulationController::frameMeasures(int first, uint64_t* outRevision) const {
   std::lock_guard lock(mutex_);
   if (outRevision) *outRevision = framesRevision_;
@@ -505,6 +615,13 @@ void SimulationController::showFrame(int index) {
       shownMesh_.triangles = m->mesh.triangles;
     else if (!triangles_.empty())
       shownMesh_.triangles = triangles_;
+    // VIPER: the other skinned surfaces (with their project triangles) and the pills.
+    shownOthers_.clear();
+    for (const auto& [id, positions] : f.otherSurfaces)
+      if (const MeshObject* m = doc_->project().findMesh(id); m && m->mesh.vertexCount() == positions.size())
+        shownOthers_.push_back({id, TriMesh{positions, m->mesh.triangles}});
+    shownHasPills_ = !f.pillCentres.empty();
+    shownPills_ = shownHasPills_ ? render::pillGeometry(pillsOf(f)) : render::PillGeometry{};
   }
   shownFrame_ = index;
   ++shownVersion_;
@@ -566,7 +683,27 @@ void SimulationController::decorate(render::FrameScene& scene) {
     }
     scene.lines.push_back(std::move(ground));
   }
-  if (shownFrame_ < 0 || !surfaceId_ || shownMesh_.positions.empty()) return;
+  if (shownFrame_ < 0) return;
+  // VIPER: the displayed frame's pills replace the rest ones, its skins the rest surfaces.
+  if (shownHasPills_) {
+    std::erase_if(scene.meshes, [](const render::MeshItem& item) { return ViewportWidget::isRestPillKey(item.key); });
+    if (view_->settings().pills && !shownPills_.mesh.triangles.empty()) {
+      render::MeshItem pills;
+      pills.key = ViewportWidget::kSimulatedPillKey;
+      pills.revision = shownVersion_;
+      pills.mesh = &shownPills_.mesh;
+      pills.vertexColors = &shownPills_.colors;
+      pills.colorRevision = shownVersion_;
+      scene.meshes.push_back(pills);
+    }
+  }
+  for (const auto& [id, mesh] : shownOthers_)
+    for (render::MeshItem& item : scene.meshes)
+      if (item.key == id) {
+        item.mesh = &mesh;
+        item.revision = item.revision * 1000003u + (uint64_t(1) << 40) + shownVersion_;
+      }
+  if (!surfaceId_ || shownMesh_.positions.empty()) return;
   // The reference beside the character: a ghost skeleton.
   if (!shownGhost_.empty() && reference_) {
     render::LineItem ghost;

@@ -1,10 +1,12 @@
 // The Simulate panel's engine: a soft character built from the open project
-// (the Liu 2013 solver on the cage, or Li 2019's on the conforming mesh: a
-// passive character), stepped frame by frame (1/60 s, or one step when a
-// step is longer) on a worker thread. Every
-// frame goes to a timeline cache (surface, joint poses, measures, solver
-// snapshot) that the UI scrubs, replays and plots; the viewport shows the
-// displayed frame's surface and skeleton in place of the rest pose. Wraps the
+// (the Liu 2013 solver on the cage, Li 2019's on the conforming mesh: a
+// passive character, or the VIPER rods of the project's rod bodies), stepped
+// frame by frame (1/60 s, or one step when a step is longer) on a worker
+// thread. Every frame goes to a timeline cache (surface, joint poses,
+// measures, solver snapshot; with VIPER also every skinned surface and the
+// rods' node centres and radii) that the UI scrubs, replays and plots; the
+// viewport shows the displayed frame's surfaces, pills and skeleton in place
+// of the rest pose. Wraps the
 // viewport's other interaction (the rig tools) and forwards what it does not
 // use. The materials come from the project (Project::simulation); editing
 // them outdates the model, which the next Play or Reset rebuilds; the scene
@@ -23,10 +25,14 @@
 namespace sinew::li2019 {
 class Li2019Simulation;
 }
+namespace sinew::viper {
+class ViperSimulation;
+}
 
 #include <QObject>
 #include <QString>
 
+#include <array>
 #include <atomic>
 #include <memory>
 #include <mutex>
@@ -62,11 +68,16 @@ class SimulationController : public QObject, public ViewportInteraction {
   bool hasSimulation() const { return frameCount() > 0; }
 
   // Settings.
-  enum class Solver { Liu2013, Li2019 };
+  enum class Solver { Liu2013, Li2019, Viper };
   // Drops the current simulation; the next Play builds the chosen solver's
-  // model (Li 2019: passive, the drive and controllers do not apply).
+  // model (Li 2019 and VIPER: bones passive or driven kinematically by the
+  // clip; PD drive and controllers do not apply).
   void setSolver(Solver s);
   Solver solver() const { return solverKind_; }
+  // VIPER: the activation of every rod body, 0..1 (a running simulation
+  // takes it at its next frame; a new one starts with it).
+  void setActivation(double activation);
+  double activation() const { return activation_; }
   void setDrive(DriveMode mode, ObjectId clip);
   void setToggles(const SimToggles& t);
   const SimToggles& toggles() const { return toggles_; }
@@ -100,6 +111,11 @@ class SimulationController : public QObject, public ViewportInteraction {
   double realtimeFactor() const { return realtime_; }
   double msPerStep() const { return msPerStep_; }
   std::vector<Vec3> frameSurface(int index) const;
+  // VIPER: the rods of cached frame `index` (node centres, radii and scales,
+  // segments); empty for the other solvers.
+  render::PillSet framePills(int index) const;
+  // VIPER: every skinned surface but the first (surfaceMesh()) of frame `index`.
+  std::vector<std::pair<ObjectId, std::vector<Vec3>>> frameOtherSurfaces(int index) const;
   // Every cached frame's surface and joint poses, for export (empty before the first Play).
   SimulatedAnimation recordedAnimation() const;
   // Measures of frames [first, frameCount()) and the timeline's revision,
@@ -115,6 +131,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   ObjectId surfaceMesh() const { return surfaceId_; }
   const QString& lastError() const { return lastError_; }
   int32_t grabbedVertex() const { return grabbing_ ? grabVertex_ : -1; }  // Ctrl+left drag
+  ViewportWidget* viewport() const { return view_; }
 
   // ViewportInteraction (forwarded to the inner interaction when unused).
   bool mousePress(QMouseEvent* e) override;
@@ -138,12 +155,18 @@ class SimulationController : public QObject, public ViewportInteraction {
     SimMeasures measures;
     std::shared_ptr<const SimSnapshot> snapshot;
     std::vector<Vec3> ghost;  // the reference's joints (controller runs)
+    // VIPER: the skinned surfaces after the first, and the rod bodies' nodes
+    // (solver order, bones excluded): centres (m) and radii s r (m).
+    std::vector<std::pair<ObjectId, std::vector<Vec3>>> otherSurfaces;
+    std::vector<Vec3> pillCentres;
+    std::vector<double> pillRadii;
   };
+  render::PillSet pillsOf(const Frame& f) const;  // with the segments and rest radii (under mutex_)
   liu2013::Settings currentSettings() const;
   void applySettings();  // the current settings to the solver (now, or at the worker's next frame)
   void startWorker(int frames);  // frames < 0: until paused
   void stopWorker();
-  void workerLoop(liu2013::Settings settings, Project project, int frames);
+  void workerLoop(liu2013::Settings settings, Project project, int frames, double activation);
   void pushSettings(const liu2013::Settings& s);  // to the solver (the worker's, or idle)
   void onFrame();
   void onWorkerFailed(const QString& message, bool build);
@@ -182,6 +205,11 @@ class SimulationController : public QObject, public ViewportInteraction {
   std::unique_ptr<Simulation> solver_;
   liu2013::Liu2013Solver* liu_ = nullptr;                 // solver_ when it is Liu 2013's
   li2019::Li2019Simulation* li_ = nullptr;                // solver_ when it is Li 2019's
+  viper::ViperSimulation* viper_ = nullptr;               // solver_ when it is VIPER's
+  std::vector<std::array<int32_t, 2>> pillSegments_;      // VIPER: the bodies' segments (node pairs)
+  std::vector<double> pillRestRadius_;                    // VIPER: r per body node, m
+  double activation_ = 0;                                 // VIPER, every body (UI thread)
+  std::optional<double> pendingActivation_;               // for the worker's next frame
   std::vector<Tri> triangles_;                            // of the simulated surface
   double frameTime_ = kFrameTime;
   ObjectId surfaceId_ = 0;
@@ -201,6 +229,9 @@ class SimulationController : public QObject, public ViewportInteraction {
   double shownTime_ = 0;
   TriMesh shownMesh_;
   std::vector<Transform> shownJoints_;
+  std::vector<std::pair<ObjectId, TriMesh>> shownOthers_;  // VIPER: the other skinned surfaces
+  render::PillGeometry shownPills_;                        // VIPER: the displayed frame's pills
+  bool shownHasPills_ = false;
   uint64_t shownVersion_ = 1;
   double realtime_ = 0, msPerStep_ = 0;
   QString lastError_;

@@ -4,6 +4,7 @@
 #include <QOpenGLContext>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace sinew::app {
@@ -100,8 +101,29 @@ void ViewportWidget::setClipPose(ObjectId clip, double time) {
   update();
 }
 
+render::PillSet ViewportWidget::restPills(const RodBodyObject& body) {
+  render::PillSet pills;
+  for (const RodBodyRod& rod : body.rods) {
+    const auto first = int32_t(pills.centres.size());
+    for (size_t i = 0; i < rod.nodes.size(); ++i) {
+      pills.centres.push_back(rod.nodes[i]);
+      pills.radii.push_back(i < rod.radii.size() ? rod.radii[i] : 0.0);
+      pills.scales.push_back(1.0);
+      if (i > 0) pills.segments.push_back({first + int32_t(i) - 1, first + int32_t(i)});
+    }
+  }
+  return pills;
+}
+
 void ViewportWidget::frameAll() {
   Aabb box = doc_->project().bounds();
+  // Rod bodies without a surface (a band) count too.
+  for (const RodBodyObject& b : doc_->project().rodBodies)
+    for (const RodBodyRod& r : b.rods)
+      for (size_t i = 0; i < r.nodes.size() && i < r.radii.size(); ++i) {
+        box.add(r.nodes[i] + Vec3::Constant(r.radii[i]));
+        box.add(r.nodes[i] - Vec3::Constant(r.radii[i]));
+      }
   if (const ClipObject* c = doc_->project().findClip(clip_))
     for (const Vec3& p : c->clip.worldPointsAt(clipTime_)) box.add(p);
   if (box.empty()) {
@@ -135,6 +157,11 @@ render::FrameScene ViewportWidget::buildScene() {
     scene.gridCell = std::pow(10.0, std::floor(std::log10(extent))) * 0.25;
     scene.gridCells = std::clamp(int(std::ceil(extent / scene.gridCell)) + 4, 8, 200);
   }
+  // With pills on, the skins of rod bodies are see-through: the rods lie inside them.
+  std::vector<ObjectId> rodSkins;
+  if (settings_.pills)
+    for (const RodBodyObject& b : p.rodBodies)
+      if (b.visible && !b.rods.empty() && b.surface) rodSkins.push_back(b.surface);
   for (const MeshObject& m : p.meshes) {
     if (!m.visible) continue;
     render::MeshItem item;
@@ -143,6 +170,7 @@ render::FrameScene ViewportWidget::buildScene() {
     item.mesh = &m.mesh;
     item.color = m.color.cast<float>();
     item.selected = m.id == selected_;
+    item.translucent = std::find(rodSkins.begin(), rodSkins.end(), m.id) != rodSkins.end();
     if (const MeshReport* r = doc_->meshReport(m.id)) {
       item.highlightFaces = r->problemTriangles();
       item.highlightEdges = r->boundaryEdges;
@@ -152,6 +180,29 @@ render::FrameScene ViewportWidget::buildScene() {
       item.highlightFaces.insert(item.highlightFaces.end(), h->begin(), h->end());
     scene.meshes.push_back(std::move(item));
   }
+  // Rod bodies at rest: pills, all white (scale 1). A simulation that shows
+  // its frames puts its own pills in their place (SimulationController).
+  for (auto it = pillCache_.begin(); it != pillCache_.end();)
+    it = p.findRodBody(it->first) ? std::next(it) : pillCache_.erase(it);
+  if (settings_.pills)
+    for (const RodBodyObject& b : p.rodBodies) {
+      if (!b.visible || b.rods.empty()) continue;
+      PillCache& c = pillCache_[b.id];
+      const uint64_t rev = doc_->revision(b.id);
+      if (c.revision != rev || c.geometry.mesh.positions.empty()) {
+        c.geometry = render::pillGeometry(restPills(b));
+        c.revision = rev;
+      }
+      render::MeshItem item;
+      item.key = restPillKey(b.id);
+      item.revision = rev;
+      item.mesh = &c.geometry.mesh;
+      item.vertexColors = &c.geometry.colors;
+      item.colorRevision = rev;
+      item.color = Vec3f(0.95f, 0.95f, 0.95f);
+      item.selected = b.id == selected_;
+      scene.meshes.push_back(std::move(item));
+    }
   // The character's skeleton: bones as lines, joints as dots, drawn on top.
   if (settings_.skeleton && p.skeleton) {
     const Skeleton& sk = p.skeleton->skeleton;

@@ -9,6 +9,7 @@
 #include "Navigation.h"
 #include "Overlay.h"
 #include "Picking.h"
+#include "PillView.h"
 #include "Renderer.h"
 
 #include <QElapsedTimer>
@@ -45,6 +46,14 @@ class ViewportWidget : public QOpenGLWidget {
   render::Camera& camera() { return camera_; }
   const render::ViewSettings& settings() const { return settings_; }
   void setSettings(const render::ViewSettings& s);
+
+  // Mesh keys of the rod bodies' pills: at rest (drawn from the project, one
+  // item per body) and as simulated (one item, added by the Simulate dock).
+  static uint64_t restPillKey(ObjectId body) { return (uint64_t(2) << 60) | body; }
+  static bool isRestPillKey(uint64_t key) { return (key >> 60) == 2; }
+  static constexpr uint64_t kSimulatedPillKey = uint64_t(3) << 60;
+  // The rest pills of a rod body (scale 1 everywhere).
+  static render::PillSet restPills(const RodBodyObject& body);
 
   void frameAll();
   void frameObject(ObjectId id);
@@ -122,6 +131,13 @@ class ViewportWidget : public QOpenGLWidget {
     std::unique_ptr<TriangleTree> tree;
   };
   std::map<ObjectId, PickCache> pickCache_;
+
+  // Rest pills per rod body, rebuilt when the body's revision changes.
+  struct PillCache {
+    uint64_t revision = 0;
+    render::PillGeometry geometry;
+  };
+  std::map<ObjectId, PillCache> pillCache_;
 
   // Timing
   QElapsedTimer clock_;

@@ -359,6 +359,76 @@ ViperizeResult viperizeBody(Project& project, const std::string& name, ViperizeO
   return r;
 }
 
+RodBodyObject& addMuscle(Project& project, const AddMuscleOptions& o) {
+  const std::string who = "muscle '" + o.name + "'";
+  if (o.name.empty()) throw InputError("add muscle", "the muscle needs a name");
+  for (const RodBodyObject& b : project.rodBodies)
+    if (b.name == o.name) throw InputError(who, "a rod body of that name exists already");
+  if (!project.skeleton) throw InputError(who, "the project has no skeleton to attach a muscle to");
+  const Skeleton& s = project.skeleton->skeleton;
+  const std::vector<Transform> rest = s.worldRest();
+  auto bone = [&](const std::string& name, double& radius) {
+    const int32_t j = s.find(name);
+    if (j < 0) throw InputError(who, "the skeleton has no bone '" + name + "'");
+    const BoneShape& shape = s.joints[size_t(j)].bone;
+    radius = shape.kind == BoneShapeKind::Capsule ? shape.radius : 0.0;
+    return shape.kind == BoneShapeKind::Capsule ? rest[size_t(j)].apply(0.5 * (shape.start + shape.end))
+         : shape.kind == BoneShapeKind::Box     ? rest[size_t(j)].apply(shape.center)
+                                                : rest[size_t(j)].translation;
+  };
+  double ra = 0, rb = 0;
+  Vec3 a = bone(o.originBone, ra), b = bone(o.insertionBone, rb);
+  if ((b - a).norm() < 1e-6) throw InputError(who, "the origin and insertion bones are at the same place");
+  if (!(o.paintReach > 0 && o.paintReach < 0.45)) throw InputError(who, "the painted ends must reach between 0 and 0.45 of the length");
+  const Vec3 axis = (b - a).normalized();
+  TriMesh surface;
+  ObjectId meshId = 0;
+  if (!o.mesh.empty()) {
+    const MeshObject* m = nullptr;
+    for (const MeshObject& mo : project.meshes)
+      if (mo.name == o.mesh) m = &mo;
+    if (!m) throw InputError(who, "the project has no mesh '" + o.mesh + "'");
+    surface = m->mesh;
+    meshId = m->id;
+  } else {
+    const double length = (b - a).norm();
+    const double belly = o.belly > 0 ? o.belly : 0.12 * length;
+    Vec3 side = o.side - o.side.dot(axis) * axis;
+    if (side.norm() < 1e-9) side = axis.unitOrthogonal();
+    side.normalize();
+    const Vec3 shift = (std::max(ra, rb) + belly) * side;
+    surface = spindleMesh(a + shift, b + shift, belly, 0.3 * belly, 24, 16);
+    MeshObject m;
+    m.id = project.allocateId();
+    m.name = o.name + " surface";
+    m.mesh = surface;
+    m.color = Vec3(0.75, 0.25, 0.25);
+    meshId = m.id;
+    project.meshes.push_back(std::move(m));
+  }
+  // Paint the two ends along the origin-insertion direction.
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (const Vec3& p : surface.positions) lo = std::min(lo, p.dot(axis)), hi = std::max(hi, p.dot(axis));
+  RodBodyObject body;
+  body.id = project.allocateId();
+  body.name = o.name;
+  body.surface = meshId;
+  body.paint.assign(surface.vertexCount(), MusclePaint::None);
+  const double reach = o.paintReach * (hi - lo);
+  for (size_t i = 0; i < surface.vertexCount(); ++i) {
+    const double z = surface.positions[i].dot(axis);
+    if (z <= lo + reach) body.paint[i] = MusclePaint::Source;
+    else if (z >= hi - reach) body.paint[i] = MusclePaint::Sink;
+  }
+  body.originBone = o.originBone;
+  body.insertionBone = o.insertionBone;
+  body.rodCount = o.rods;
+  body.sliceCount = o.slices;
+  body.selfCollision = false;
+  project.rodBodies.push_back(std::move(body));
+  return project.rodBodies.back();
+}
+
 TriMesh spindleMesh(const Vec3& a, const Vec3& b, double belly, double tendon, int rings, int sides) {
   rings = std::max(rings, 3);
   sides = std::max(sides, 3);

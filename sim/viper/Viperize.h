@@ -92,6 +92,27 @@ ViperizeResult viperize(const TriMesh& surface, const std::vector<MuscleMark>& m
 ViperizeResult viperizeBody(Project& project, const std::string& name, ViperizeOptions options,
                             const Progress& progress = Progress::none());
 
+// "Add a muscle between these two bones" (Section 8's authoring): a new rod
+// body `name` with origin and insertion bones, not viperized yet. Its surface
+// is the project mesh `mesh` when given (an imported muscle), else a spindle
+// generated from the middle of the origin bone to the middle of the
+// insertion bone, moved off them towards `side` (default: up) by the bones'
+// radius plus its belly so it lies on them. The surface's vertices within
+// `paintReach` (a fraction of its length along the origin-insertion
+// direction) of either end are painted as sources (origin end) and sinks.
+// Throws InputError naming the bone or mesh that does not exist, a name
+// already taken, or bones at the same place.
+struct AddMuscleOptions {
+  std::string name = "Muscle";
+  std::string originBone, insertionBone;
+  std::string mesh;                 // a project mesh's name ("": generate a spindle)
+  double belly = 0;                 // spindle belly radius, m (0: 12% of its length)
+  Vec3 side = Vec3::UnitY();
+  double paintReach = 0.1;          // 0..0.45
+  int rods = 5, slices = 8;
+};
+RodBodyObject& addMuscle(Project& project, const AddMuscleOptions& options);
+
 // A closed spindle (fusiform muscle) from a to b: a surface of revolution with
 // radius `belly` at the middle, tapering to `tendon` at both ends, closed by
 // flat caps; `rings` cross-sections of `sides` vertices.

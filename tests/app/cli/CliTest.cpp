@@ -600,6 +600,23 @@ TEST(CliViper, ScenesSimulateAndPaintedMusclesViperize) {
   EXPECT_NE(none.err.find("no rod bodies"), std::string::npos) << none.err;
   expectBadInput(cli(dir, {"simulate", octopus, "--solver", "viper", "--pin-box", "0,0,0,1,1,1"}), "--pin-box");
   expectBadInput(cli(dir, {"simulate", arm, "--solver", "viper", "--motion", "Dance"}), "--motion");
+
+  // A second muscle added between the two bones (a generated spindle under
+  // them), viperized, and both simulated together.
+  const std::string two = dir.file("two.sinew");
+  const ProcessResult added = cli(dir, {"add-muscle", arm, "--name", "Brachialis", "--origin", "UpperArm", "--insertion",
+                                        "Forearm", "--side", "0,-1,0", "--viperize", "-o", two});
+  ASSERT_EQ(added.exitCode, 0) << added.out << added.err;
+  const Project p3 = loadProject(two);
+  ASSERT_EQ(p3.rodBodies.size(), 2u);
+  EXPECT_EQ(p3.rodBodies[1].rods.size(), 5u);
+  EXPECT_FALSE(p3.rodBodies[1].selfCollision);
+  const ProcessResult both = cli(dir, {"simulate", two, "--solver", "viper", "--motion", "Flex", "--seconds", "0.5", "--stats-json", stats});
+  ASSERT_EQ(both.exitCode, 0) << both.out << both.err;
+  EXPECT_EQ(json::parse(test::readBytes(stats))["summary"]["setup"]["rod_bodies"], 2);
+  expectBadInput(cli(dir, {"add-muscle", arm, "--name", "X", "--origin", "UpperArm", "--insertion", "Tail"}), "'Tail'");
+  expectBadInput(cli(dir, {"add-muscle", arm, "--name", "Biceps", "--origin", "UpperArm", "--insertion", "Forearm"}),
+                 "exists already");
 }
 
 }  // namespace sinew
