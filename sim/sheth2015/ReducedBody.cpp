@@ -180,9 +180,14 @@ void updateAngularVelocity(const ReducedBodyModel& m, ReducedBodyState& s, bool 
 }
 
 void stepBody(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings& set) {
+  advanceVelocities(m, s, set);
+  advancePositions(m, s, set);
+}
+
+void advanceVelocities(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings& set) {
   const double h = set.dt;
   const int r = m.modeCount();
-  const Vec3 omegaStart = s.omegaR;
+  s.omegaStepStart = s.omegaR;
   // eq. 15-16: the frame's momenta (gravity: no torque about the centre of mass).
   s.v += h * set.gravity;
   // eq. 34-35: the reduced velocities, implicit in the internal forces.
@@ -205,11 +210,17 @@ void stepBody(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings
     const Eigen::MatrixXd A = m.Mr + h * m.Cr + h * h * m.Kr;
     s.qDot = A.ldlt().solve(rhs);
   }
-  // omega' and omega_R with the new velocities (eq. 8, 11), then positions (eq. 36-38).
+  // omega' and omega_R with the new velocities (eq. 8, 11).
   updateAngularVelocity(m, s, set.correctAngularMomentum);
+}
+
+void advancePositions(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings& set) {
+  const double h = set.dt;
+  const Vec3 omegaStart = s.omegaStepStart;
+  // eq. 36-38.
   s.t += h * s.v;
   s.rotation = (expQuat(h * s.omegaR) * s.rotation).normalized();
-  if (r > 0) s.q += h * s.qDot;
+  if (m.modeCount() > 0) s.q += h * s.qDot;
   // The inertia tensor and the angular velocities of the new positions.
   updateAngularVelocity(m, s, set.correctAngularMomentum);
   s.omegaRPrevious = omegaStart;

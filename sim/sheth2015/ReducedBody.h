@@ -79,6 +79,7 @@ struct ReducedBodyState {
   Vec3 omegaR = Vec3::Zero();       // the frame's angular velocity (derived: I^-1 L - omega')
   Vec3 omegaPrime = Vec3::Zero();   // eq. 8 (derived)
   Vec3 omegaRPrevious = Vec3::Zero();  // for the frame's angular acceleration in eq. 14
+  Vec3 omegaStepStart = Vec3::Zero();  // omega_R when the step began
 };
 
 // At rest where the mesh was (t = its centre of mass, R = I, q = 0).
@@ -98,8 +99,13 @@ Vec3 omegaPrime(const ReducedBodyModel& m, const ReducedBodyState& s);
 void updateAngularVelocity(const ReducedBodyModel& m, ReducedBodyState& s, bool correct = true);
 
 // One step (Section 6). External forces: gravity only (uniform: no torque
-// about the centre of mass and no reduced force).
+// about the centre of mass and no reduced force). It is the two halves below
+// in a row: first the velocities (eq. 15-16, 34-35; omega' and omega_R with
+// the new velocities), then the positions (eq. 36-38; the inertia tensor,
+// omega' and omega_R again). Collisions and joints act between the two.
 void stepBody(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings& settings);
+void advanceVelocities(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings& settings);
+void advancePositions(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings& settings);
 
 // Particle i's world position and velocity (eq. 2, 3).
 Vec3 particlePosition(const ReducedBodyModel& m, const ReducedBodyState& s, size_t i);
