@@ -14,6 +14,16 @@ const char* displayModeName(DisplayMode m) {
   return "?";
 }
 
+namespace {
+
+// "Over" blending of colours that leaves the framebuffer's alpha at the 1 of
+// the clear: the host composes the viewport's image as premultiplied alpha,
+// and colours above a blended alpha there come out as garbage (cyan, green
+// and black speckles where x-ray skins or selection wires were drawn).
+void blendOver() { glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); }
+
+}  // namespace
+
 struct Renderer::GpuMesh {
   GLuint vao = 0, vbo = 0, ibo = 0, highlightIbo = 0;
   GLsizei indexCount = 0, highlightCount = 0;
@@ -282,9 +292,14 @@ void Renderer::render(const FrameScene& scene, const Camera& camera, const ViewS
   meshProgram_.set("uProjection", proj);
   meshProgram_.set("uUpView", Vec3f(view.topLeftCorner<3, 3>() * Vec3f::UnitY()));
   const bool xray = settings.mode == DisplayMode::XRay;
+  bool anyTranslucent = false;
   for (const MeshItem& item : scene.meshes) {
     if (!item.mesh || item.mesh->triangles.empty()) continue;
     GpuMesh& g = upload(item);
+    if (item.translucent && settings.mode == DisplayMode::Shaded) {
+      anyTranslucent = true;  // drawn in the blended pass below, after everything opaque
+      continue;
+    }
     meshProgram_.use();
     glBindVertexArray(g.vao);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.ibo);
@@ -312,7 +327,7 @@ void Renderer::render(const FrameScene& scene, const Camera& camera, const ViewS
                                      : wire);
       if (settings.mode == DisplayMode::Shaded) {
         glEnable(GL_BLEND);
-        glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+        blendOver();
       }
       glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
       glDrawElements(GL_TRIANGLES, g.indexCount, GL_UNSIGNED_INT, nullptr);
@@ -331,22 +346,25 @@ void Renderer::render(const FrameScene& scene, const Camera& camera, const ViewS
     }
     glBindVertexArray(0);
   }
-  if (xray) {
+  if (xray || anyTranslucent) {
     glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    blendOver();
     glDepthMask(GL_FALSE);
     meshProgram_.use();
     meshProgram_.set("uLit", 1);
     meshProgram_.set("uXray", 1);
-    meshProgram_.set("uVertexColors", 0);
     for (const MeshItem& item : scene.meshes) {
-      if (!item.mesh || item.mesh->triangles.empty()) continue;
+      if (!item.mesh || item.mesh->triangles.empty() || !(xray || item.translucent)) continue;
       GpuMesh& g = upload(item);
+      // A translucent skin keeps its vertex colours (muscle paint); the x-ray mode shows plain shapes.
+      meshProgram_.set("uVertexColors", !xray && g.hasColors ? 1 : 0);
+      meshProgram_.set("uXrayBase", xray ? 0.12f : 0.22f);
       meshProgram_.set("uColor", Eigen::Vector4f(item.color.x(), item.color.y(), item.color.z(), 1.0f));
       glBindVertexArray(g.vao);
       glDrawElements(GL_TRIANGLES, g.indexCount, GL_UNSIGNED_INT, nullptr);
       glBindVertexArray(0);
     }
+    meshProgram_.set("uVertexColors", 0);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
   }

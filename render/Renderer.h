@@ -32,6 +32,7 @@ struct ViewSettings {
   bool axes = true;       // axis gizmo in the corner
   bool skeleton = true;   // joints and bones
   bool problems = true;   // highlight validation findings
+  bool pills = true;      // VIPER rods as pills (rod bodies' skins then drawn translucent)
 };
 
 struct MeshItem {
@@ -47,6 +48,9 @@ struct MeshItem {
   const std::vector<Vec3f>* vertexColors = nullptr;
   uint64_t colorRevision = 0;
   bool doubleSided = true;  // back faces drawn darker (false: culled)
+  // Blended like the x-ray mode even when shaded: a skin over what lies
+  // inside it (rods in a muscle) that must stay visible through it.
+  bool translucent = false;
 };
 
 // Line segments (vertex pairs) with per-vertex colours.

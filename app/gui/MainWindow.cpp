@@ -125,6 +125,8 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
   rig_ = new RigController(&doc_, viewport_, &log_, this);
   paint_ = new PaintController(&doc_, viewport_, &log_, this);
   rig_->paintInteraction = paint_;
+  musclePaint_ = new MusclePaintController(&doc_, viewport_, this);
+  rig_->musclePaintInteraction = musclePaint_;
   sim_ = new SimulationController(&doc_, viewport_, &log_, rig_, this);  // wraps the rig tools
   buildActions();
   buildDocks();
@@ -270,6 +272,8 @@ void MainWindow::buildActions() {
   actAxes = toggle("Axes", tr("&Axis Gizmo"), &render::ViewSettings::axes);
   actSkeleton = toggle("Skeleton", tr("S&keleton"), &render::ViewSettings::skeleton, QKeySequence(Qt::Key_K));
   actProblems = toggle("Problems", tr("Mesh &Problems"), &render::ViewSettings::problems);
+  actPills = toggle("Pills", tr("Rod &Pills"), &render::ViewSettings::pills);
+  actPills->setToolTip(tr("VIPER rods as pills coloured by their radius; rod bodies' skins see-through"));
   actFrameSelected = makeAction(this, "FrameSelected", tr("&Frame Selected"), QKeySequence(Qt::Key_F));
   actFrameAll = makeAction(this, "FrameAll", tr("Frame &All"), QKeySequence(Qt::Key_A));
   connect(actFrameSelected, &QAction::triggered, this, [this] {
@@ -346,11 +350,15 @@ void MainWindow::buildMenus() {
   edit->addAction(actGround);
 
   QMenu* rigMenu = menuBar()->addMenu(tr("&Rig"));
-  for (QAction* a : {actToolSelect, actToolPlace, actToolMove, actToolPose, actToolPaint}) rigMenu->addAction(a);
+  for (QAction* a : {actToolSelect, actToolPlace, actToolMove, actToolPose, actToolPaint, actToolPaintMuscle})
+    rigMenu->addAction(a);
   rigMenu->addSeparator();
   for (QAction* a : {actInsertJoint, actMirrorLR, actMirrorRL, actSymmetrize, actBoneShapes, actFitSkeleton,
                      actImportSkeleton, actResetPose})
     rigMenu->addAction(a);
+  rigMenu->addSeparator();
+  rigMenu->addAction(actAddMuscle);
+  rigMenu->addAction(actViperize);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(actShaded);
@@ -361,6 +369,7 @@ void MainWindow::buildMenus() {
   view->addAction(actAxes);
   view->addAction(actSkeleton);
   view->addAction(actProblems);
+  view->addAction(actPills);
   view->addSeparator();
   view->addAction(actFrameSelected);
   view->addAction(actFrameAll);
@@ -434,13 +443,17 @@ void MainWindow::buildRig() {
                      tr("Drag the rings of the selected joint (or the joint itself) to rotate it and watch the skin follow"));
   actToolPaint = tool("ToolPaint", tr("Paint &Weights"), QKeySequence(Qt::Key_P), RigTool::Paint,
                       tr("Paint skinning weights on the surface"));
+  actToolPaintMuscle = tool("ToolPaintMuscle", tr("Paint M&uscle Ends"), QKeySequence(Qt::SHIFT | Qt::Key_P),
+                            RigTool::PaintMuscle,
+                            tr("Paint a muscle's sources (origin, green) and sinks (insertion, red) on its surface"));
   actToolSelect->setChecked(true);
   connect(rig_, &RigController::toolChanged, this, [this](RigTool t) {
     QAction* a = t == RigTool::Select       ? actToolSelect
                  : t == RigTool::PlaceJoint ? actToolPlace
                  : t == RigTool::MoveJoint  ? actToolMove
                  : t == RigTool::Pose       ? actToolPose
-                                            : actToolPaint;
+                 : t == RigTool::Paint      ? actToolPaint
+                                            : actToolPaintMuscle;
     a->setChecked(true);
     statusBar()->showMessage(a->statusTip(), 4000);
   });
@@ -451,6 +464,12 @@ void MainWindow::buildRig() {
       paint_->setMesh(rig_->targetMesh());
       if (!paint_->mesh()) statusBar()->showMessage(tr("Paint weights: there is no mesh to paint"), 5000);
       else if (paint_->bones().empty()) statusBar()->showMessage(tr("Paint weights: the project needs a skeleton"), 5000);
+    }
+    musclePaint_->active = t == RigTool::PaintMuscle;
+    if (musclePaint_->active) {
+      musclePaint_->setBody(musclePanel_->currentBody());
+      if (!musclePaint_->surface())
+        statusBar()->showMessage(tr("Paint muscle ends: there is no muscle with a surface (Rig panel: Add Muscle)"), 5000);
     }
     viewport_->update();
   });
@@ -498,7 +517,8 @@ void MainWindow::buildRig() {
   tg->addWidget(button(actToolPlace), 0, 1);
   tg->addWidget(button(actToolMove), 1, 0);
   tg->addWidget(button(actToolPose), 1, 1);
-  tg->addWidget(button(actToolPaint), 2, 0, 1, 2);
+  tg->addWidget(button(actToolPaint), 2, 0);
+  tg->addWidget(button(actToolPaintMuscle), 2, 1);
   v->addWidget(toolBox);
   auto* skBox = new QGroupBox(tr("Skeleton"), panel);
   auto* sg = new QGridLayout(skBox);
@@ -548,6 +568,7 @@ void MainWindow::buildRig() {
   rigLayout_ = v;  // later sections (volumes, weights, painting) are added below
   buildVolumePanel();
   buildPaintPanel();
+  buildMusclePanel();
   v->addStretch(1);
   auto* scroll = new QScrollArea(this);
   scroll->setWidget(panel);
@@ -893,6 +914,23 @@ void MainWindow::buildPaintPanel() {
   connect(floodButton, &QPushButton::clicked, this, [this, value] { paint_->floodSelected(value->value()); });
   connect(normalizeButton, &QPushButton::clicked, paint_, &PaintController::normalizeAll);
   rigLayout_->addWidget(box);
+}
+
+void MainWindow::buildMusclePanel() {
+  actViperize = makeAction(this, "Viperize", tr("&Viperize Muscle"));
+  actViperize->setToolTip(tr("Turn the muscle's painted surface into K rods of M nodes (Angles et al. 2019, Section 8.1)"));
+  actAddMuscle = makeAction(this, "AddMuscle", tr("&Add Muscle Between Bones"));
+  actAddMuscle->setToolTip(tr("A spindle muscle over the two chosen bones, its ends painted as source and sink"));
+  musclePanel_ =
+      new MusclePanel(&doc_, tasks_, &log_, musclePaint_, actToolPaintMuscle, actViperize, actAddMuscle, this);
+  musclePanel_->setObjectName("musclePanel");
+  connect(actViperize, &QAction::triggered, musclePanel_, &MusclePanel::viperize);
+  connect(actAddMuscle, &QAction::triggered, musclePanel_, &MusclePanel::addMuscleBetweenBones);
+  connect(musclePanel_, &MusclePanel::failed, this,
+          [this](const QString& title, const QString& m) { showError(title, m); });
+  connect(musclePanel_, &MusclePanel::message, this, [this](const QString& m) { statusBar()->showMessage(m, 4000); });
+  connect(musclePanel_, &MusclePanel::bodyAdded, this, [this](ObjectId id) { selectObject(id); });
+  rigLayout_->addWidget(musclePanel_);
 }
 
 bool MainWindow::importSkeleton(const QString& file) {
@@ -1339,6 +1377,12 @@ void MainWindow::selectObject(ObjectId id, const render::PickResult& detail) {
     rig_->setTargetMesh(id);
     if (paint_->active) paint_->setMesh(id);
   }
+  // A rod body, or the surface of one, becomes the Muscles section's body (and the muscle brush's).
+  for (const RodBodyObject& b : doc_.project().rodBodies)
+    if (b.id == id || (b.surface && b.surface == id)) {
+      musclePanel_->setCurrentBody(b.id);
+      break;
+    }
   outliner_->selectObject(id);
   properties_->setObject(id);
   viewport_->setSelection(id, detail);
@@ -1469,7 +1513,7 @@ void MainWindow::dropSelectedMeshToGround() {
 
 void MainWindow::applyViewSettingsToActions() {
   const render::ViewSettings& s = viewport_->settings();
-  const QSignalBlocker b1(actGrid), b2(actAxes), b3(actSkeleton), b4(actProblems);
+  const QSignalBlocker b1(actGrid), b2(actAxes), b3(actSkeleton), b4(actProblems), b5(actPills);
   actShaded->setChecked(s.mode == render::DisplayMode::Shaded);
   actWireframe->setChecked(s.mode == render::DisplayMode::Wireframe);
   actXray->setChecked(s.mode == render::DisplayMode::XRay);
@@ -1477,6 +1521,7 @@ void MainWindow::applyViewSettingsToActions() {
   actAxes->setChecked(s.axes);
   actSkeleton->setChecked(s.skeleton);
   actProblems->setChecked(s.problems);
+  actPills->setChecked(s.pills);
 }
 
 void MainWindow::refreshClipList() {

@@ -7,6 +7,8 @@
 #include "ControllerPanel.h"
 #include "Document.h"
 #include "Log.h"
+#include "MusclePanel.h"
+#include "MusclePaintController.h"
 #include "Panels.h"
 #include "Recovery.h"
 #include "PaintController.h"
@@ -62,6 +64,8 @@ class MainWindow : public QMainWindow {
   Recovery* recovery() { return recovery_.get(); }
   RigController* rig() { return rig_; }
   PaintController* paint() { return paint_; }
+  MusclePaintController* musclePaint() { return musclePaint_; }
+  MusclePanel* musclePanel() { return musclePanel_; }
   SimulationController* simulation() { return sim_; }
   SimulatePanel* simulatePanel() { return simPanel_; }
   ControllerPanel* controllerPanel() { return ctlPanel_; }
@@ -130,7 +134,10 @@ class MainWindow : public QMainWindow {
 
   RigController* rig_ = nullptr;
   PaintController* paint_ = nullptr;
+  MusclePaintController* musclePaint_ = nullptr;
+  MusclePanel* musclePanel_ = nullptr;
   void buildPaintPanel();
+  void buildMusclePanel();
   void buildSimulate();
   void buildControl();
   SimulationController* sim_ = nullptr;
@@ -162,7 +169,9 @@ class MainWindow : public QMainWindow {
   QAction *actPlay, *actStepForward, *actStepBack, *actRewind, *actLoop;
   QAction *actAbout, *actControls;
   QAction *actSimPlay, *actSimStep, *actSimReset, *actSimExport;
-  QAction *actToolSelect, *actToolPlace, *actToolMove, *actToolPose, *actToolPaint;
+  QAction *actToolSelect, *actToolPlace, *actToolMove, *actToolPose, *actToolPaint, *actToolPaintMuscle;
+  QAction *actViperize, *actAddMuscle;
+  QAction* actPills;
   QAction *actInsertJoint, *actMirrorLR, *actMirrorRL, *actSymmetrize, *actBoneShapes, *actFitSkeleton,
       *actImportSkeleton, *actResetPose;
 };

@@ -252,7 +252,9 @@ std::vector<PropertyDesc> rodBodyProperties(const Document& doc) {
     d.kind = Kind::Choice;
     d.choices = bones;
     d.get = [member](const Project& p, ObjectId i) { return QString::fromStdString(p.findRodBody(i)->*member); };
-    d.set = [member](Project& p, ObjectId i, const QVariant& v) { p.findRodBody(i)->*member = v.toString().toStdString(); };
+    d.set = [member](Project& p, ObjectId i, const QVariant& v) {
+      p.findRodBody(i)->*member = v.toString().toStdString();
+    };
     d.tooltip = QObject::tr("Viperize pins the rods' ends to this bone");
     return d;
   };
@@ -261,7 +263,11 @@ std::vector<PropertyDesc> rodBodyProperties(const Document& doc) {
   props.push_back(info(QObject::tr("Rods"), [](const Project& p, ObjectId i) -> QVariant {
     const RodBodyObject* b = p.findRodBody(i);
     if (b->rods.empty()) return QObject::tr("none: viperize it (Rig panel, Muscles)");
-    return QObject::tr("%1 rods, %2 nodes, %3 pills, %4 pins").arg(b->rods.size()).arg(b->nodeCount()).arg(b->segmentCount()).arg(b->pins.size());
+    return QObject::tr("%1 rods, %2 nodes, %3 pills, %4 pins")
+        .arg(b->rods.size())
+        .arg(b->nodeCount())
+        .arg(b->segmentCount())
+        .arg(b->pins.size());
   }));
   props.push_back(info(QObject::tr("Viperize K x M"), [](const Project& p, ObjectId i) {
     const RodBodyObject* b = p.findRodBody(i);
@@ -275,7 +281,10 @@ std::vector<PropertyDesc> rodBodyProperties(const Document& doc) {
       sources += m == MusclePaint::Source;
       sinks += m == MusclePaint::Sink;
     }
-    return QObject::tr("'%1', %2 source and %3 sink vertices").arg(QString::fromStdString(p.objectName(b->surface))).arg(sources).arg(sinks);
+    return QObject::tr("'%1', %2 source and %3 sink vertices")
+        .arg(QString::fromStdString(p.objectName(b->surface)))
+        .arg(sources)
+        .arg(sinks);
   }));
   return props;
 }

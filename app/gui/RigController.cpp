@@ -22,6 +22,7 @@ const char* rigToolName(RigTool t) {
     case RigTool::MoveJoint: return "Move Joint";
     case RigTool::Pose: return "Pose";
     case RigTool::Paint: return "Paint Weights";
+    case RigTool::PaintMuscle: return "Paint Muscles";
   }
   return "?";
 }
@@ -49,6 +50,12 @@ const Skeleton* RigController::skeleton() const {
   return doc_->project().skeleton ? &doc_->project().skeleton->skeleton : nullptr;
 }
 
+ViewportInteraction* RigController::paintTool() const {
+  if (tool_ == RigTool::Paint) return paintInteraction;
+  if (tool_ == RigTool::PaintMuscle) return musclePaintInteraction;
+  return nullptr;
+}
+
 int32_t RigController::selectedIndex() const {
   const Skeleton* s = skeleton();
   return s && !selectedJoint_.isEmpty() ? s->find(selectedJoint_.toStdString()) : -1;
@@ -61,8 +68,8 @@ void RigController::setTool(RigTool tool) {
   if ((tool == RigTool::PlaceJoint || tool == RigTool::MoveJoint) && posed()) resetPose();
   view_->setCursor(tool == RigTool::PlaceJoint ? Qt::CrossCursor
                    : tool == RigTool::MoveJoint ? Qt::SizeAllCursor
-                   : tool == RigTool::Paint     ? Qt::BlankCursor
-                                                : Qt::ArrowCursor);
+                   : tool == RigTool::Paint || tool == RigTool::PaintMuscle ? Qt::BlankCursor
+                                                                            : Qt::ArrowCursor);
   emit toolChanged(tool);
   view_->update();
 }
@@ -363,13 +370,14 @@ bool RigController::fitSkeletonTo(ObjectId meshId) {
 // Events
 
 bool RigController::mousePress(QMouseEvent* e) {
-  if (tool_ == RigTool::Paint) return paintInteraction && paintInteraction->mousePress(e);
+  if (tool_ == RigTool::Paint || tool_ == RigTool::PaintMuscle) return paintTool() && paintTool()->mousePress(e);
   if (e->button() != Qt::LeftButton) return false;
   const QPoint p = e->position().toPoint();
   lastPos_ = p;
   switch (tool_) {
     case RigTool::Select:
-    case RigTool::Paint: return false;
+    case RigTool::Paint:
+    case RigTool::PaintMuscle: return false;
     case RigTool::PlaceJoint: placeJoint(p); return true;
     case RigTool::MoveJoint: {
       const int32_t j = jointUnderCursor(p);
@@ -401,7 +409,7 @@ bool RigController::mousePress(QMouseEvent* e) {
 }
 
 bool RigController::mouseMove(QMouseEvent* e, bool dragging) {
-  if (tool_ == RigTool::Paint) return paintInteraction && paintInteraction->mouseMove(e, dragging);
+  if (tool_ == RigTool::Paint || tool_ == RigTool::PaintMuscle) return paintTool() && paintTool()->mouseMove(e, dragging);
   const QPoint p = e->position().toPoint();
   if (!dragging) return tool_ == RigTool::Pose;  // redraw the gizmo under the cursor
   if (tool_ == RigTool::MoveJoint && dragging_) {
@@ -431,14 +439,14 @@ bool RigController::mouseMove(QMouseEvent* e, bool dragging) {
 }
 
 bool RigController::mouseRelease(QMouseEvent* e) {
-  if (tool_ == RigTool::Paint) return paintInteraction && paintInteraction->mouseRelease(e);
+  if (tool_ == RigTool::Paint || tool_ == RigTool::PaintMuscle) return paintTool() && paintTool()->mouseRelease(e);
   dragging_ = false;
   activeRing_ = -1;
   return true;
 }
 
 bool RigController::keyPress(QKeyEvent* e) {
-  if (tool_ == RigTool::Paint && paintInteraction) return paintInteraction->keyPress(e);
+  if (paintTool()) return paintTool()->keyPress(e);
   if (tool_ != RigTool::MoveJoint || e->isAutoRepeat()) return false;
   const int axis = e->key() == Qt::Key_X ? 0 : e->key() == Qt::Key_Y ? 1 : e->key() == Qt::Key_Z ? 2 : -1;
   if (axis < 0) return false;
@@ -571,7 +579,7 @@ void RigController::decorate(render::FrameScene& scene) {
     scene.lines.push_back(std::move(axis));
   }
 
-  if (tool_ == RigTool::Paint && paintInteraction) paintInteraction->decorate(scene);
+  if (paintTool()) paintTool()->decorate(scene);
 }
 
 }  // namespace sinew::app

@@ -1,8 +1,9 @@
-// The rigging tools of the viewport: select, place joint, move joint, pose
-// and paint weights; plus what the rig adds to the picture: the posed
-// surface (linear blend skinning), the weight heat map, the volumes with
-// their cut-away, and the tools' gizmos. Edits go through the Document's undo
-// stack; the test pose and the display settings are transient view state.
+// The rigging tools of the viewport: select, place joint, move joint, pose,
+// paint weights and paint muscle sources/sinks; plus what the rig adds to the
+// picture: the posed surface (linear blend skinning), the weight heat map,
+// the volumes with their cut-away, and the tools' gizmos. Edits go through the
+// Document's undo stack; the test pose and the display settings are transient
+// view state.
 #pragma once
 
 #include "Document.h"
@@ -18,7 +19,7 @@
 
 namespace sinew::app {
 
-enum class RigTool { Select, PlaceJoint, MoveJoint, Pose, Paint };
+enum class RigTool { Select, PlaceJoint, MoveJoint, Pose, Paint, PaintMuscle };
 const char* rigToolName(RigTool t);
 
 class RigController : public QObject, public ViewportInteraction {
@@ -78,8 +79,9 @@ class RigController : public QObject, public ViewportInteraction {
   void decorate(render::FrameScene& scene) override;
   const std::vector<Transform>* jointPose() const override;
 
-  // Tool hooks for painting (set by the paint controller).
+  // Tool hooks for painting weights and muscle marks (set by the paint controllers).
   ViewportInteraction* paintInteraction = nullptr;
+  ViewportInteraction* musclePaintInteraction = nullptr;
 
  signals:
   void jointSelected(const QString& name);
@@ -90,6 +92,8 @@ class RigController : public QObject, public ViewportInteraction {
  private:
   const Skeleton* skeleton() const;
   int32_t selectedIndex() const;
+  // The painting tools' interaction when one of them is on (else null).
+  ViewportInteraction* paintTool() const;
   render::Ray rayAt(const QPoint& p) const;
   int32_t jointUnderCursor(const QPoint& p) const;
   void pushSkeleton(Skeleton edited, const QString& text, int dragSerial = 0);

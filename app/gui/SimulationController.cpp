@@ -245,7 +245,9 @@ void SimulationController::clear() {
     li_ = nullptr;
     viper_ = nullptr;
     pillSegments_.clear();
+    boneSegments_.clear();
     pillRestRadius_.clear();
+    bodyNodes_ = 0;
     pendingActivation_.reset();
     model_.reset();
     triangles_.clear();
@@ -263,6 +265,7 @@ void SimulationController::clear() {
   shownGhost_.clear();
   shownOthers_.clear();
   shownPills_ = {};
+  shownBones_ = {};
   shownHasPills_ = false;
   modelDirty_ = false;
   grabbing_ = false;
@@ -303,7 +306,8 @@ void SimulationController::startWorker(int frames) {
                      ? tr("Simulation: building the VIPER rods (bones driven kinematically by '%1', activation %2)...")
                            .arg(QString::fromStdString(settings.clip->name))
                            .arg(activation_, 0, 'f', 2)
-                     : tr("Simulation: building the VIPER rods (skeleton at rest, activation %1)...").arg(activation_, 0, 'f', 2));
+                     : tr("Simulation: building the VIPER rods (skeleton at rest, activation %1)...")
+                           .arg(activation_, 0, 'f', 2));
     else if (solverKind_ == Solver::Li2019 && !controller_ && !kinematicClip_)
       log_->info(settings.drive != DriveMode::Hold && settings.clip
                      ? tr("Simulation: building the Li 2019 model (conforming mesh, bones driven kinematically by '%1')...")
@@ -342,10 +346,9 @@ SimulationController::Frame SimulationController::captureFrame() const {
     }
     f.otherSurfaces = std::move(surfaces);
     const viper::RodState& state = viper_->solver().state();
-    const size_t end = std::min(viper_->bodyNodeEnd(), state.c.size());
-    f.pillCentres.assign(state.c.begin(), state.c.begin() + long(end));
-    f.pillRadii.resize(end);
-    for (size_t i = 0; i < end; ++i) f.pillRadii[i] = state.s[i] * viper_->model().restRadius[i];
+    f.pillCentres = state.c;
+    f.pillRadii.resize(state.c.size());
+    for (size_t i = 0; i < state.c.size(); ++i) f.pillRadii[i] = state.s[i] * viper_->model().restRadius[i];
   } else {
     f.surface = solver_->surfacePositions();
   }
@@ -384,8 +387,9 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       liu2013::Liu2013Solver* liu = solver.get();
       li2019::Li2019Simulation* liPtr = nullptr;
       viper::ViperSimulation* viperPtr = nullptr;
-      std::vector<std::array<int32_t, 2>> segments;
+      std::vector<std::array<int32_t, 2>> segments, boneSegments;
       std::vector<double> restRadius;
+      size_t bodyNodes = 0;
       if (solver) {
         triangles = model->surfaceTriangles;
         built = std::move(solver);
@@ -399,12 +403,17 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
         applyActivation(*v, activation);
         applyMotion(*v, settings);
         if (const MeshObject* m = project.findMesh(v->surfaceMesh())) triangles = m->mesh.triangles;
-        // The pills' topology: consecutive nodes of every body rod (the bones' rods come last and are not drawn).
+        // The pills' topology: consecutive nodes of every rod; the bones' capsules come last.
         const viper::RodModel& rods = v->model();
         const auto bodyRods = size_t(v->input().bodyFirstRod.back());
-        for (size_t k = 0; k < bodyRods; ++k)
-          for (int32_t i = rods.first[k]; i + 1 < rods.first[k + 1]; ++i) segments.push_back({i, i + 1});
-        restRadius.assign(rods.restRadius.begin(), rods.restRadius.begin() + long(v->bodyNodeEnd()));
+        bodyNodes = v->bodyNodeEnd();
+        const auto firstBone = int32_t(bodyNodes);
+        for (size_t k = 0; k < rods.rodCount(); ++k)
+          for (int32_t i = rods.first[k]; i + 1 < rods.first[k + 1]; ++i) {
+            if (k < bodyRods) segments.push_back({i, i + 1});
+            else boneSegments.push_back({i - firstBone, i + 1 - firstBone});  // numbered from the first bone node
+          }
+        restRadius = rods.restRadius;
         viperPtr = v.get();
         built = std::move(v);
       } else {
@@ -427,7 +436,9 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       li_ = liPtr;
       viper_ = viperPtr;
       pillSegments_ = std::move(segments);
+      boneSegments_ = std::move(boneSegments);
       pillRestRadius_ = std::move(restRadius);
+      bodyNodes_ = bodyNodes;
       triangles_ = std::move(triangles);
       frameTime_ = std::max(kFrameTime, solver_->dt());
       reference_ = reference;
@@ -563,15 +574,18 @@ SimulatedAnimation SimulationController::recordedAnimation() const {
   return a;
 }
 
-render::PillSet SimulationController::pillsOf(const Frame& f) const {
+render::PillSet SimulationController::pillsOf(const Frame& f, bool bones) const {
   render::PillSet pills;
   if (f.pillCentres.empty()) return pills;
-  pills.centres = f.pillCentres;
-  pills.radii = f.pillRadii;
-  pills.scales.resize(f.pillRadii.size(), 1.0);
-  for (size_t i = 0; i < f.pillRadii.size() && i < pillRestRadius_.size(); ++i)
-    if (pillRestRadius_[i] > 0) pills.scales[i] = f.pillRadii[i] / pillRestRadius_[i];
-  pills.segments = pillSegments_;
+  // The bodies' nodes [0, bodyNodes_), or the bones' nodes after them.
+  const size_t n = std::min(f.pillCentres.size(), f.pillRadii.size());
+  const size_t begin = bones ? std::min(bodyNodes_, n) : 0, end = bones ? n : std::min(bodyNodes_, n);
+  pills.centres.assign(f.pillCentres.begin() + long(begin), f.pillCentres.begin() + long(end));
+  pills.radii.assign(f.pillRadii.begin() + long(begin), f.pillRadii.begin() + long(end));
+  pills.scales.resize(pills.radii.size(), 1.0);
+  for (size_t i = 0; i < pills.radii.size() && begin + i < pillRestRadius_.size(); ++i)
+    if (pillRestRadius_[begin + i] > 0) pills.scales[i] = pills.radii[i] / pillRestRadius_[begin + i];
+  pills.segments = bones ? boneSegments_ : pillSegments_;
   return pills;
 }
 
@@ -622,6 +636,7 @@ void SimulationController::showFrame(int index) {
         shownOthers_.push_back({id, TriMesh{positions, m->mesh.triangles}});
     shownHasPills_ = !f.pillCentres.empty();
     shownPills_ = shownHasPills_ ? render::pillGeometry(pillsOf(f)) : render::PillGeometry{};
+    shownBones_ = shownHasPills_ ? render::pillGeometry(pillsOf(f, true), 10) : render::PillGeometry{};
   }
   shownFrame_ = index;
   ++shownVersion_;
@@ -696,6 +711,15 @@ void SimulationController::decorate(render::FrameScene& scene) {
       pills.colorRevision = shownVersion_;
       scene.meshes.push_back(pills);
     }
+    // The bones' capsules, which the muscles' ends ride on and collide with.
+    if (view_->settings().pills && !shownBones_.mesh.triangles.empty()) {
+      render::MeshItem bones;
+      bones.key = ViewportWidget::kSimulatedPillKey + 1;
+      bones.revision = shownVersion_;
+      bones.mesh = &shownBones_.mesh;
+      bones.color = ViewportWidget::kBonePillColor;
+      scene.meshes.push_back(bones);
+    }
   }
   for (const auto& [id, mesh] : shownOthers_)
     for (render::MeshItem& item : scene.meshes)
@@ -735,6 +759,15 @@ void SimulationController::decorate(render::FrameScene& scene) {
     line.add(v.cast<float>(), grabPlanePoint_.cast<float>(), render::Vec3f(1.0f, 0.8f, 0.2f));
     scene.lines.push_back(std::move(line));
   }
+}
+
+Aabb SimulationController::extraBounds() const {
+  Aabb box = inner_ ? inner_->extraBounds() : Aabb{};
+  if (shownFrame_ < 0) return box;
+  for (const Vec3& p : shownMesh_.positions) box.add(p);
+  for (const auto& [id, mesh] : shownOthers_) box.add(mesh.bounds());
+  for (const TriMesh* m : {&shownPills_.mesh, &shownBones_.mesh}) box.add(m->bounds());
+  return box;
 }
 
 const std::vector<Transform>* SimulationController::jointPose() const {

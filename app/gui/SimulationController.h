@@ -141,6 +141,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   bool keyRelease(QKeyEvent* e) override;
   void decorate(render::FrameScene& scene) override;
   const std::vector<Transform>* jointPose() const override;
+  Aabb extraBounds() const override;  // the displayed frame's surfaces and pills
 
  signals:
   void stateChanged();               // running/paused, simulation created or dropped
@@ -155,13 +156,15 @@ class SimulationController : public QObject, public ViewportInteraction {
     SimMeasures measures;
     std::shared_ptr<const SimSnapshot> snapshot;
     std::vector<Vec3> ghost;  // the reference's joints (controller runs)
-    // VIPER: the skinned surfaces after the first, and the rod bodies' nodes
-    // (solver order, bones excluded): centres (m) and radii s r (m).
+    // VIPER: the skinned surfaces after the first, and the rods' nodes in
+    // solver order (the bodies' first, then the bones' capsules): centres (m)
+    // and radii s r (m).
     std::vector<std::pair<ObjectId, std::vector<Vec3>>> otherSurfaces;
     std::vector<Vec3> pillCentres;
     std::vector<double> pillRadii;
   };
-  render::PillSet pillsOf(const Frame& f) const;  // with the segments and rest radii (under mutex_)
+  // The bodies' pills of a frame (bones: the bones' capsules instead), under mutex_.
+  render::PillSet pillsOf(const Frame& f, bool bones = false) const;
   liu2013::Settings currentSettings() const;
   void applySettings();  // the current settings to the solver (now, or at the worker's next frame)
   void startWorker(int frames);  // frames < 0: until paused
@@ -207,7 +210,9 @@ class SimulationController : public QObject, public ViewportInteraction {
   li2019::Li2019Simulation* li_ = nullptr;                // solver_ when it is Li 2019's
   viper::ViperSimulation* viper_ = nullptr;               // solver_ when it is VIPER's
   std::vector<std::array<int32_t, 2>> pillSegments_;      // VIPER: the bodies' segments (node pairs)
-  std::vector<double> pillRestRadius_;                    // VIPER: r per body node, m
+  std::vector<std::array<int32_t, 2>> boneSegments_;      // VIPER: the bones' capsules (node pairs from bodyNodes_)
+  std::vector<double> pillRestRadius_;                    // VIPER: r per node, m
+  size_t bodyNodes_ = 0;                                  // VIPER: nodes [0, bodyNodes_) are the bodies'
   double activation_ = 0;                                 // VIPER, every body (UI thread)
   std::optional<double> pendingActivation_;               // for the worker's next frame
   std::vector<Tri> triangles_;                            // of the simulated surface
@@ -230,7 +235,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   TriMesh shownMesh_;
   std::vector<Transform> shownJoints_;
   std::vector<std::pair<ObjectId, TriMesh>> shownOthers_;  // VIPER: the other skinned surfaces
-  render::PillGeometry shownPills_;                        // VIPER: the displayed frame's pills
+  render::PillGeometry shownPills_, shownBones_;           // VIPER: the displayed frame's pills and bone capsules
   bool shownHasPills_ = false;
   uint64_t shownVersion_ = 1;
   double realtime_ = 0, msPerStep_ = 0;

@@ -1,5 +1,7 @@
 #include "ViewportWidget.h"
 
+#include "core/Hash.h"
+
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QWheelEvent>
@@ -115,17 +117,45 @@ render::PillSet ViewportWidget::restPills(const RodBodyObject& body) {
   return pills;
 }
 
+render::PillSet ViewportWidget::bonePills(const Skeleton& skeleton) {
+  // The capsules sinew::viper::viperInputFromProject turns into bone rods.
+  render::PillSet pills;
+  const std::vector<Transform> rest = skeleton.worldRest();
+  for (size_t j = 0; j < skeleton.size(); ++j) {
+    const BoneShape& shape = skeleton.joints[j].bone;
+    if (shape.kind != BoneShapeKind::Capsule || (shape.end - shape.start).norm() < 1e-6 || !(shape.radius > 0)) continue;
+    const auto first = int32_t(pills.centres.size());
+    pills.centres.push_back(rest[j].apply(shape.start));
+    pills.centres.push_back(rest[j].apply(shape.end));
+    pills.radii.insert(pills.radii.end(), 2, shape.radius);
+    pills.scales.insert(pills.scales.end(), 2, 1.0);
+    pills.segments.push_back({first, first + 1});
+  }
+  return pills;
+}
+
 void ViewportWidget::frameAll() {
   Aabb box = doc_->project().bounds();
-  // Rod bodies without a surface (a band) count too.
-  for (const RodBodyObject& b : doc_->project().rodBodies)
-    for (const RodBodyRod& r : b.rods)
-      for (size_t i = 0; i < r.nodes.size() && i < r.radii.size(); ++i) {
-        box.add(r.nodes[i] + Vec3::Constant(r.radii[i]));
-        box.add(r.nodes[i] - Vec3::Constant(r.radii[i]));
-      }
+  // Rod bodies without a surface (a band) count too, and with rods the bones drawn as pills.
+  const Project& p = doc_->project();
+  render::PillSet pills;
+  for (const RodBodyObject& b : p.rodBodies) {
+    const render::PillSet rods = restPills(b);
+    pills.centres.insert(pills.centres.end(), rods.centres.begin(), rods.centres.end());
+    pills.radii.insert(pills.radii.end(), rods.radii.begin(), rods.radii.end());
+  }
+  if (!pills.centres.empty() && p.skeleton) {
+    const render::PillSet bones = bonePills(p.skeleton->skeleton);
+    pills.centres.insert(pills.centres.end(), bones.centres.begin(), bones.centres.end());
+    pills.radii.insert(pills.radii.end(), bones.radii.begin(), bones.radii.end());
+  }
+  for (size_t i = 0; i < pills.centres.size(); ++i) {
+    box.add(pills.centres[i] + Vec3::Constant(pills.radii[i]));
+    box.add(pills.centres[i] - Vec3::Constant(pills.radii[i]));
+  }
   if (const ClipObject* c = doc_->project().findClip(clip_))
     for (const Vec3& p : c->clip.worldPointsAt(clipTime_)) box.add(p);
+  if (interaction_) box.add(interaction_->extraBounds());
   if (box.empty()) {
     box.add(Vec3(-1, 0, -1));
     box.add(Vec3(1, 2, 1));
@@ -203,6 +233,29 @@ render::FrameScene ViewportWidget::buildScene() {
       item.selected = b.id == selected_;
       scene.meshes.push_back(std::move(item));
     }
+  // With rods on show, the bones they ride on too (otherwise bones stay inside the flesh, undrawn).
+  const bool rods =
+      std::any_of(p.rodBodies.begin(), p.rodBodies.end(), [](const RodBodyObject& b) { return !b.rods.empty(); });
+  if (settings_.pills && rods && p.skeleton) {
+    // A few capsules: made every frame, uploaded again only when they change (the hash is the revision).
+    const render::PillSet bones = bonePills(p.skeleton->skeleton);
+    std::vector<double> values;
+    for (size_t i = 0; i < bones.centres.size(); ++i)
+      values.insert(values.end(), {bones.centres[i].x(), bones.centres[i].y(), bones.centres[i].z(), bones.radii[i]});
+    const uint64_t hash = fnv1a64(values.data(), values.size() * sizeof(double)) | 1;
+    if (bonePillCache_.revision != hash) {
+      bonePillCache_.geometry = render::pillGeometry(bones, 10);
+      bonePillCache_.revision = hash;
+    }
+    if (!bonePillCache_.geometry.mesh.triangles.empty()) {
+      render::MeshItem item;
+      item.key = restPillKey(p.skeleton->id);
+      item.revision = hash;
+      item.mesh = &bonePillCache_.geometry.mesh;
+      item.color = kBonePillColor;
+      scene.meshes.push_back(std::move(item));
+    }
+  }
   // The character's skeleton: bones as lines, joints as dots, drawn on top.
   if (settings_.skeleton && p.skeleton) {
     const Skeleton& sk = p.skeleton->skeleton;

@@ -35,6 +35,9 @@ class ViewportInteraction {
   virtual bool keyRelease(QKeyEvent*) { return false; }
   virtual void decorate(render::FrameScene&) {}
   virtual const std::vector<Transform>* jointPose() const { return nullptr; }
+  // What the tool draws beyond the project's rest geometry (a simulated
+  // frame), for Frame All; empty: nothing.
+  virtual Aabb extraBounds() const { return {}; }
 };
 
 class ViewportWidget : public QOpenGLWidget {
@@ -54,6 +57,10 @@ class ViewportWidget : public QOpenGLWidget {
   static constexpr uint64_t kSimulatedPillKey = uint64_t(3) << 60;
   // The rest pills of a rod body (scale 1 everywhere).
   static render::PillSet restPills(const RodBodyObject& body);
+  // The skeleton's capsule bones as pills at rest: VIPER makes them kinematic
+  // pills that carry the muscles' ends; drawn with the rods, in this colour.
+  static render::PillSet bonePills(const Skeleton& skeleton);
+  static inline const render::Vec3f kBonePillColor{0.86f, 0.82f, 0.70f};
 
   void frameAll();
   void frameObject(ObjectId id);
@@ -138,6 +145,7 @@ class ViewportWidget : public QOpenGLWidget {
     render::PillGeometry geometry;
   };
   std::map<ObjectId, PillCache> pillCache_;
+  PillCache bonePillCache_;  // revision: a hash of the capsules
 
   // Timing
   QElapsedTimer clock_;

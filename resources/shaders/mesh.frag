@@ -9,6 +9,7 @@ uniform int uVertexColors;  // 1: per-vertex colours instead of uColor.rgb
 uniform vec3 uUpView;     // world +y in view space
 uniform int uLit;         // 0: flat colour (highlights)
 uniform int uXray;
+uniform float uXrayBase;  // alpha facing the eye (a translucent skin is a little more opaque than x-ray mode)
 out vec4 fragColor;
 void main() {
   if (uLit == 0) { fragColor = uColor; return; }
@@ -24,6 +25,9 @@ void main() {
   vec3 c = base * (ambient + 0.70 * diffuse) + vec3(specular);
   if (!gl_FrontFacing) c *= 0.55;
   float alpha = uColor.a;
-  if (uXray != 0) alpha = clamp(0.12 + 0.8 * pow(1.0 - abs(dot(n, v)), 2.0), 0.0, 1.0);
+  // edge * edge, not pow(): pow of a rounding-negative base is undefined (NaN
+  // alpha, garbage colours where a surface faces the eye).
+  float edge = 1.0 - min(abs(dot(n, v)), 1.0);
+  if (uXray != 0) alpha = clamp(uXrayBase + 0.8 * edge * edge, 0.0, 1.0);
   fragColor = vec4(c, alpha);
 }
