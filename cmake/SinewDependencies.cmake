@@ -35,6 +35,14 @@ if(SINEW_BUILD_TESTS)
   find_package(GTest REQUIRED)
   include(GoogleTest)
   pkg_check_modules(ODE IMPORTED_TARGET ode)
+  # Bullet's reduced deformable body, the reference that tests/sim/sheth2015/BulletComparisonTest.cpp compares
+  # the Sheth 2015 impulse factor with. Its double-precision build, so rounding does not limit the comparison.
+  pkg_check_modules(BULLET IMPORTED_TARGET bullet-float64)
+  if(NOT BULLET_FOUND)
+    message(FATAL_ERROR "Bullet's double-precision build (bullet-float64.pc) was not found: install the "
+                        "Debian package libbullet-dev (scripts/setup-debian.sh does), or configure with "
+                        "-DSINEW_BUILD_TESTS=OFF")
+  endif()
 endif()
 if(SINEW_BUILD_BENCHMARKS)
   find_package(benchmark REQUIRED)

@@ -7,4 +7,5 @@ scripts/build.sh
 SINEW_FIGURES_DIR="$PWD/docs/images" build/bin/sinew_liu2013_figures_tests
 SINEW_FIGURES_DIR="$PWD/docs/images" build/bin/sinew_li2019_tests
 SINEW_FIGURES_DIR="$PWD/docs/images" build/bin/sinew_viper_tests
+SINEW_FIGURES_DIR="$PWD/docs/images" build/bin/sinew_sheth2015_tests
 ls -l docs/images/*.svg

@@ -19,6 +19,8 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin
   # tests: GoogleTest, Google Benchmark, ODE (reference engine), real sample files, assimp's own CLI
   libgtest-dev libbenchmark-dev libode-dev assimp-testmodels assimp-utils
+  # tests: Bullet (its reduced deformable body, the reference for the Sheth 2015 impulse factor)
+  libbullet-dev
   # headless GUI tests and screenshots
   xvfb xauth imagemagick x11-apps xdotool
 )

@@ -5,6 +5,7 @@
 #include "examples/Humanoid.h"
 #include "examples/ViperScenes.h"
 #include "viper/Viperize.h"
+#include "examples/ShethScenes.h"
 #include "io/AssimpImport.h"
 #include "io/ProjectFile.h"
 #include "io/TetFiles.h"
@@ -243,8 +244,10 @@ int projectInfo(const ProjectInfoArgs& args) {
 int example(const ExampleArgs& args) {
   return guarded([&] {
     if (args.name != "humanoid" && args.name != "humanoid-rigged" && args.name != "bar" && args.name != "chain" &&
-        args.name != "octopus" && args.name != "band" && args.name != "arm")
-      throw InputError("", "unknown example '" + args.name + "' (available: humanoid, humanoid-rigged, bar, chain, octopus, band, arm)");
+        args.name != "octopus" && args.name != "band" && args.name != "arm" && args.name != "free-body" &&
+        args.name != "fish" && args.name != "pachinko")
+      throw InputError("", "unknown example '" + args.name + "' (available: humanoid, humanoid-rigged, bar, chain, octopus, band, arm, "
+                           "free-body, fish, pachinko)");
     if (fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "already exists (use --overwrite to replace it)");
     if (args.name == "octopus" || args.name == "band" || args.name == "arm") {
@@ -258,6 +261,19 @@ int example(const ExampleArgs& args) {
       std::cout << "wrote " << args.output << ": " << p.rodBodies.size() << " rod bod" << (p.rodBodies.size() == 1 ? "y" : "ies")
                 << ", " << rods << " rods, " << segments << " pills, surface of " << p.meshes[0].mesh.vertexCount()
                 << " vertices (simulate it with --solver viper)\n";
+      return int(kOk);
+    }
+    if (args.name == "free-body" || args.name == "fish" || args.name == "pachinko") {
+      const double spacing = args.spacing > 0 ? args.spacing : 0.012;
+      const Project p = args.name == "free-body" ? examples::makeFreeBodyProject(spacing)
+                        : args.name == "fish"    ? examples::makeFishProject(spacing)
+                                                 : examples::makePachinkoProject(args.cageNodes);
+      if (fs::path(args.output).has_parent_path()) fs::create_directories(fs::path(args.output).parent_path());
+      saveChecked(p, args.output);
+      std::cout << "wrote " << args.output << ": surface of " << p.meshes[0].mesh.vertexCount() << " vertices, volume of "
+                << p.volumes[0].mesh.nodeCount() << " nodes and " << p.volumes[0].mesh.tetCount() << " tets, "
+                << p.skeleton->skeleton.size() << " bone(s), " << p.simulation.colliders.size()
+                << " collider(s) (simulate it with --solver sheth2015)\n";
       return int(kOk);
     }
     if (args.name == "bar" || args.name == "chain") {

@@ -63,6 +63,7 @@ struct ExampleArgs {
   std::string name;  // "humanoid"
   std::string output;
   int count = 1;     // octopus: how many
+  size_t cageNodes = 1200;  // pachinko: the humanoid's volume
   bool overwrite = false;
   double spacing = 0;  // surface nets cell size (m); 0: the default
 };
@@ -114,9 +115,18 @@ struct SimulateArgs {
   int iterations = 20;                 // li2019: local/global iterations per step; viper: Jacobi iterations (default 10)
   bool iterationsGiven = false;
   double activation = -1;              // viper: every rod body's activation (< 0: the project's)
+  int modes = 10;                      // sheth2015: reduced modes per deformable bone
+  double threshold = 0.2;              // sheth2015: weight threshold of the decomposition
+  int jointsPerOverlap = 3;            // sheth2015
+  int proxySites = 1500;               // sheth2015: collision proxy size
+  int copies = 1;                      // sheth2015: characters (the Pachinko scene)
+  double excite = 0;                   // sheth2015: random initial reduced displacement (Fig. 3)
+  int sweeps = 5;                      // sheth2015: contact and articulation iterations
+  bool sweepsGiven = false;
 };
 int simulate(const SimulateArgs& args);
 int simulateViper(const SimulateArgs& args);
+int simulateSheth2015(const SimulateArgs& args);
 
 struct ViperizeArgs {
   std::string project;

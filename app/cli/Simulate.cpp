@@ -11,10 +11,12 @@
 #include "liu2013/Liu2013.h"
 #include "li2019/Li2019Simulation.h"
 #include "solver/SimRun.h"
+#include "sheth2015/Sheth2015Simulation.h"
 #include "viper/ViperSimulation.h"
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -74,6 +76,26 @@ MotionClip findMotion(const Project& p, const std::string& projectPath, const st
   for (const ClipObject& c : p.clips) names += (names.empty() ? "" : ", ") + c.clip.name;
   throw InputError(projectPath, "has no motion clip called '" + motion + "' and no such BVH file exists (clips: " +
                                     (names.empty() ? "none" : names) + ")");
+}
+
+// The frames a run records: --seconds at --fps (at most one per step), with
+// surfaces and skeleton when they are to be exported.
+RunOptions runOptionsFor(const SimulateArgs& args, const Simulation& sim) {
+  RunOptions run;
+  run.seconds = args.seconds;
+  run.frameRate = std::min(args.fps, 1.0 / sim.dt());
+  run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
+  return run;
+}
+
+// A run that stopped early (instability) is bad input: say where, exit 2.
+int runExitCode(const SimulateArgs& args, const RunRecord& rec) {
+  if (!rec.stopped.empty()) {
+    std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
+    return int(kBadInput);
+  }
+  if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
+  return int(kOk);
 }
 
 }  // namespace
@@ -139,10 +161,7 @@ int simulateLi2019(const SimulateArgs& args) {
       }
     }
 
-    RunOptions run;
-    run.seconds = args.seconds;
-    run.frameRate = std::min(args.fps, 1.0 / sim->dt());
-    run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
+    const RunOptions run = runOptionsFor(args, *sim);
     const RunRecord rec = runSimulation(*sim, run);
     const li2019::Li2019Model& m = sim->model();
     const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
@@ -178,12 +197,7 @@ int simulateLi2019(const SimulateArgs& args) {
               << " ms with li2019 (" << m.nodeCount() << " nodes, " << m.tetCount() << " tets, " << m.bones.size()
               << " bones, " << m.joints.size() << " joints, " << settings.iterations << " iterations, " << threads
               << " thread(s)): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
-    if (!rec.stopped.empty()) {
-      std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
-      return int(kBadInput);
-    }
-    if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
-    return int(kOk);
+    return runExitCode(args, rec);
   });
 }
 
@@ -224,10 +238,7 @@ int simulateViper(const SimulateArgs& args) {
         throw InputError("--motion", e.what());
       }
     }
-    RunOptions run;
-    run.seconds = args.seconds;
-    run.frameRate = std::min(args.fps, 1.0 / sim->dt());
-    run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
+    const RunOptions run = runOptionsFor(args, *sim);
     const RunRecord rec = runSimulation(*sim, run);
     const viper::RodModel& m = sim->model();
     std::vector<double> activations;
@@ -261,21 +272,109 @@ int simulateViper(const SimulateArgs& args) {
     std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
               << " ms with viper (" << setup["rods"] << " rods, " << setup["pills"] << " pills, " << options.iterations
               << " iterations, " << threads << " thread(s)): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
-    if (!rec.stopped.empty()) {
-      std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
-      return int(kBadInput);
+    return runExitCode(args, rec);
+  });
+}
+
+// sinew-cli simulate --solver sheth2015: the character as deformable bones
+// (reduced bodies joined by point joints, one skin), same stats JSON and
+// exports; --copies for many characters (the Pachinko scene).
+int simulateSheth2015(const SimulateArgs& args) {
+  return guarded([&] {
+    if (!args.controller.empty()) throw InputError("--controller", "controllers drive the Liu 2013 solver (leave out --solver sheth2015)");
+    if (args.driveGiven && args.drive != "kinematic")
+      throw InputError("--drive", "the sheth2015 solver moves bones kinematically only (--drive kinematic, or leave it out)");
+    if (!args.pinBox.empty()) throw InputError("--pin-box", "is for --solver li2019");
+    if (!args.motion.empty() && args.drivenBones.empty())
+      throw InputError("--motion", "name the bones that follow the clip with --driven-bones (the others are simulated)");
+    if (args.motion.empty() && !args.drivenBones.empty()) throw InputError("--driven-bones", "needs --motion CLIP");
+    const Project project = loadProject(args.project);
+    sheth2015::Sheth2015Options options = sheth2015::optionsFor(project);
+    if (args.dtGiven) options.dt = args.dt;
+    if (args.youngsModulus > 0) options.decompose.material.youngsModulus = args.youngsModulus;
+    if (args.poissonRatio >= 0) options.decompose.material.poissonRatio = args.poissonRatio;
+    if (args.density > 0) options.decompose.material.density = args.density;
+    options.decompose.modes = args.modes;
+    options.decompose.threshold = args.threshold;
+    options.decompose.jointsPerOverlap = args.jointsPerOverlap;
+    options.decompose.proxySites = args.proxySites;
+    options.copies = args.copies;
+    options.excite = args.excite;
+    options.sweeps = options.postStabilization = args.sweeps;
+    if (args.groundHeight) options.groundHeight = *args.groundHeight;
+    if (args.friction) options.friction = *args.friction;
+    for (size_t i = 0; i < args.colliders.size(); ++i) options.colliders.push_back(parseCollider(args.colliders[i], i));
+    std::unique_ptr<sheth2015::Sheth2015Simulation> sim;
+    const auto built = std::chrono::steady_clock::now();
+    try {
+      sim = std::make_unique<sheth2015::Sheth2015Simulation>(project, options, [](double f) {
+        std::cerr << "sheth2015: deformable bones (" << int(std::lround(100 * f)) << "%)" << std::endl;
+      });
+    } catch (const InputError& e) {
+      throw InputError(args.project, e.what());
     }
-    if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
-    return int(kOk);
+    const double buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - built).count();
+    SimToggles toggles;
+    toggles.gravity = onOff(args.gravity);
+    toggles.contact = onOff(args.contact);
+    sim->setToggles(toggles);
+    if (!args.motion.empty()) {
+      try {
+        sim->setMotion(findMotion(project, args.project, args.motion), args.drivenBones);
+      } catch (const InputError& e) {
+        throw InputError("--driven-bones", e.what());
+      }
+    }
+    const RunOptions run = runOptionsFor(args, *sim);
+    const RunRecord rec = runSimulation(*sim, run);
+    const sheth2015::DeformableBones& bones = sim->bones();
+    std::vector<std::string> bodyNames = bones.bodyNames;
+    const nlohmann::json setup = {{"project", args.project},
+                                  {"bodies", bones.models.size()},
+                                  {"body_names", bodyNames},
+                                  {"particles", bones.particleCount()},
+                                  {"volume_nodes", bones.skin.siteCount()},
+                                  {"joints", bones.joints.size()},
+                                  {"proxy_sites", bones.proxyNodes.size()},
+                                  {"modes", options.decompose.modes},
+                                  {"threshold", options.decompose.threshold},
+                                  {"copies", options.copies},
+                                  {"excite", options.excite},
+                                  {"sweeps", options.sweeps},
+                                  {"build_seconds", buildSeconds},
+                                  {"surface_vertices", sim->surfacePositions().size()},
+                                  {"motion", sim->motion() ? sim->motion()->name : ""},
+                                  {"driven_bones", args.drivenBones},
+                                  {"gravity", toggles.gravity},
+                                  {"contact", toggles.contact},
+                                  {"colliders", options.colliders.size()},
+                                  {"ground_height", options.groundHeight},
+                                  {"friction", options.friction},
+                                  {"youngs_modulus", options.decompose.material.youngsModulus},
+                                  {"poisson_ratio", options.decompose.material.poissonRatio},
+                                  {"density", options.decompose.material.density}};
+    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), 1, setup.dump());
+    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
+    if (!args.exportDir.empty()) {
+      SimulatedAnimation anim{sim->surfaceTriangles(), rec.surfaces, rec.joints, 1.0 / run.frameRate};
+      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim, &project.skeleton->skeleton);
+    }
+    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
+              << " ms with sheth2015 (" << options.copies << " x " << bones.models.size() << " deformable bones, "
+              << bones.particleCount() << " particles, " << bones.joints.size() << " joints, " << bones.proxyNodes.size()
+              << " proxy sites, " << options.decompose.modes << " modes each): " << rec.msPerStepMedian()
+              << " ms per step (median)" << std::endl;
+    return runExitCode(args, rec);
   });
 }
 
 int simulate(const SimulateArgs& args) {
   if (args.solver == "li2019") return simulateLi2019(args);
+  if (args.solver == "sheth2015") return simulateSheth2015(args);
   if (args.solver == "viper") return simulateViper(args);
   return guarded([&] {
     if (args.solver != "liu2013")
-      throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019, viper)");
+      throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019, viper, sheth2015)");
     const Project project = loadProject(args.project);
     // The materials saved with the project; the flags below override the flesh.
     liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);

@@ -37,11 +37,12 @@ int main(int argc, char** argv) {
 
   ExampleArgs exArgs;
   auto* ex = app.add_subcommand("example", "Generate an example project");
-  ex->add_option("name", exArgs.name, "Example name: humanoid, humanoid-rigged (cage, weights and motion clips: ready to simulate), bar or chain (Li et al. 2019 scenes: simulate with --solver li2019), octopus, band or arm (VIPER scenes: simulate with --solver viper)")->required();
+  ex->add_option("name", exArgs.name, "Example name: humanoid, humanoid-rigged (cage, weights and motion clips: ready to simulate), bar or chain (Li et al. 2019 scenes: simulate with --solver li2019), octopus, band or arm (VIPER scenes: simulate with --solver viper), free-body, fish or pachinko (Sheth et al. 2015 scenes: simulate with --solver sheth2015)")->required();
   ex->add_option("-o,--output", exArgs.output, "Project file to write")->required();
   ex->add_flag("--overwrite", exArgs.overwrite, "Replace an existing file");
   ex->add_option("--count", exArgs.count, "octopus: how many octopi (default 1)")->check(CLI::Range(1, 10000));
-  ex->add_option("--spacing", exArgs.spacing, "Surface resolution: grid cell size in metres (default 0.028)")
+  ex->add_option("--cage-nodes", exArgs.cageNodes, "pachinko: the character's volume resolution (default 1200)")->check(CLI::Range(100, 200000));
+  ex->add_option("--spacing", exArgs.spacing, "Surface resolution: grid cell size in metres (humanoid: default 0.028; free-body, fish: 0.012)")
       ->check(CLI::Range(0.004, 0.2));
 
   ExportArgs expArgs;
@@ -97,9 +98,16 @@ int main(int argc, char** argv) {
   auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
   sim->add_option("project", simArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
   sim->add_option("--solver", simArgs.solver, "Solver: liu2013 (default) or li2019 (the conforming mesh of sinew-cli rig --regions; passive, or bones driven kinematically by --motion)")
-      ->check(CLI::IsMember({"liu2013", "li2019", "viper"}));
+      ->check(CLI::IsMember({"liu2013", "li2019", "viper", "sheth2015"}));
   sim->add_option("--iterations", simArgs.iterations, "li2019: local/global iterations per step (default 20); viper: Jacobi iterations per step (default 10)")->check(CLI::Range(1, 1000));
   sim->add_option("--activation", simArgs.activation, "viper: activation of every rod body, 0..1 (default: the project's)")->check(CLI::Range(0.0, 1.0));
+  sim->add_option("--modes", simArgs.modes, "sheth2015: reduced modes per deformable bone (default 10; 0: rigid bones)")->check(CLI::Range(0, 100));
+  sim->add_option("--threshold", simArgs.threshold, "sheth2015: skinning-weight threshold of the decomposition into overlapping bones (default 0.2)")->check(CLI::Range(0.01, 0.99));
+  sim->add_option("--joints-per-overlap", simArgs.jointsPerOverlap, "sheth2015: point joints laid out in each overlap (default 3)")->check(CLI::Range(1, 20));
+  sim->add_option("--proxy-sites", simArgs.proxySites, "sheth2015: collision proxy size, skin particles (default 1500; 0: every boundary node)")->check(CLI::Range(0, 1000000));
+  sim->add_option("--copies", simArgs.copies, "sheth2015: characters dropped side by side (default 1)")->check(CLI::Range(1, 1000));
+  sim->add_option("--excite", simArgs.excite, "sheth2015: random initial reduced displacement of every body (Fig. 3), amplitude")->check(CLI::Range(0.0, 10.0));
+  sim->add_option("--sweeps", simArgs.sweeps, "sheth2015: contact and articulation iterations per step (default 5)")->check(CLI::Range(1, 1000));
   sim->add_option("--seconds", simArgs.seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
   sim->add_option("--dt", simArgs.dt, "Time step, s (default 0.0005; li2019: 1/30, up to 0.1)")->check(CLI::Range(1e-6, 0.1));
   sim->add_option("--fps", simArgs.fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
@@ -107,7 +115,7 @@ int main(int argc, char** argv) {
   sim->add_option("--drive", simArgs.drive, "How the skeleton follows the clip: kinematic (one-way) or pd (two-way); li2019: kinematic only")
       ->check(CLI::IsMember({"kinematic", "pd", "hold"}));
   sim->add_option("--driven-bones", simArgs.drivenBones,
-                  "li2019: the bones the clip drives, comma-separated (default: all; the others stay passive)")
+                  "li2019: the bones the clip drives, comma-separated (default: all; the others stay passive); sheth2015: the bones that follow the clip kinematically (required with --motion)")
       ->delimiter(',');
   sim->add_option("--pin-box", simArgs.pinBox,
                   "li2019: pin the conforming mesh's nodes inside this box (x0,y0,z0,x1,y1,z1, metres) at their rest positions")
@@ -188,6 +196,7 @@ int main(int argc, char** argv) {
   if (*am) return addMuscle(amArgs);
   simArgs.secondsGiven = sim->count("--seconds") > 0;
   simArgs.dtGiven = sim->count("--dt") > 0;
+  simArgs.sweepsGiven = sim->count("--sweeps") > 0;
   simArgs.driveGiven = sim->count("--drive") > 0;
   simArgs.iterationsGiven = sim->count("--iterations") > 0;
   if (*sim) return simulate(simArgs);

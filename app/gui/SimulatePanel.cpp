@@ -6,13 +6,17 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QSlider>
+#include <QTimer>
 
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 
@@ -78,9 +82,13 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   solver_->addItem(tr("Liu 2013 (cage, PD skeleton)"), int(SimulationController::Solver::Liu2013));
   solver_->addItem(tr("Li 2019 (conforming mesh, exact bones)"), int(SimulationController::Solver::Li2019));
   solver_->addItem(tr("VIPER rods (Angles 2019: muscles, octopi)"), int(SimulationController::Solver::Viper));
+  solver_->addItem(tr("Sheth 2015 (deformable bones)"), int(SimulationController::Solver::Sheth2015));
+  solver_->setCurrentIndex(solver_->findData(int(sim_->solver())));
   solver_->setToolTip(tr("Li 2019 needs the conforming mesh (Rig panel: Build Conforming Mesh) and runs the "
                          "character passive; VIPER simulates the project's rod bodies (viperize a painted muscle "
-                         "first: Rig panel, Muscles). Plasticity, damping and the PD drive apply to Liu 2013 only"));
+                         "first: Rig panel, Muscles); Sheth 2015 cuts the cage (with skinning weights) into "
+                         "reduced deformable bodies, one per bone (a clip drives its pelvis). Plasticity, "
+                         "damping and the PD drive apply to Liu 2013 only"));
   df->addRow(tr("Solver"), solver_);
   drive_ = new QComboBox(driveBox);
   drive_->setObjectName("simDrive");
@@ -118,6 +126,54 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
                         "rod bodies' skins turn see-through"));
   vf->addRow(pills_);
   v->addWidget(viperBox);
+
+  // Sheth 2015: modes per body, the build's progress and the mode viewer.
+  shethBox_ = new QGroupBox(tr("Deformable bones (Sheth 2015)"), this);
+  shethBox_->setObjectName("simShethBox");
+  auto* sf = new QFormLayout(shethBox_);
+  shethModes_ = new QSpinBox(shethBox_);
+  shethModes_->setObjectName("simShethModes");
+  shethModes_->setRange(1, 30);
+  shethModes_->setValue(sim_->shethModes());
+  shethModes_->setToolTip(tr("Vibration modes kept per reduced body (the body's lowest ones). More modes: richer "
+                             "deformation, a slower build and step. A change rebuilds on the next Play or Reset"));
+  sf->addRow(tr("Modes per body"), shethModes_);
+  buildProgress_ = new QProgressBar(shethBox_);
+  buildProgress_->setObjectName("simBuildProgress");
+  buildProgress_->setRange(0, 100);
+  buildProgress_->setFormat(tr("Building the bodies: %p%"));
+  buildProgress_->setVisible(false);
+  sf->addRow(buildProgress_);
+  modeBody_ = new QComboBox(shethBox_);
+  modeBody_->setObjectName("simModeBody");
+  modeBody_->setToolTip(tr("The reduced body (one per bone) whose modes the viewer shows; Play or Step builds them"));
+  sf->addRow(tr("Body"), modeBody_);
+  auto* modeRow = new QHBoxLayout;
+  mode_ = new QSpinBox(shethBox_);
+  mode_->setObjectName("simMode");
+  mode_->setRange(0, 0);
+  modeFrequency_ = new QLabel(shethBox_);
+  modeFrequency_->setObjectName("simModeFrequency");
+  modeRow->addWidget(mode_);
+  modeRow->addWidget(modeFrequency_, 1);
+  sf->addRow(tr("Mode"), modeRow);
+  modeAmplitude_ = new QSlider(Qt::Horizontal, shethBox_);
+  modeAmplitude_->setObjectName("simModeAmplitude");
+  modeAmplitude_->setRange(0, kAmplitudeSteps);
+  modeAmplitude_->setValue(kAmplitudeSteps / 4);
+  modeAmplitude_->setToolTip(tr("How far the mode moves the surface's most displaced point: 0 to %1 cm")
+                                 .arg(kMaxModeAmplitude * 100, 0, 'f', 0));
+  sf->addRow(tr("Amplitude"), modeAmplitude_);
+  modeAnimate_ = new QCheckBox(tr("Animate mode"), shethBox_);
+  modeAnimate_->setObjectName("simModeAnimate");
+  modeAnimate_->setToolTip(tr("While paused, the viewport shows the body swinging in this mode alone (at %1 Hz, "
+                              "not the mode's own frequency); unchecked, the simulated frame again")
+                               .arg(kModeAnimationHz));
+  sf->addRow(modeAnimate_);
+  v->insertWidget(v->indexOf(viperBox), shethBox_);  // under the solver it belongs to
+  modeTimer_ = new QTimer(this);
+  modeTimer_->setInterval(30);
+  connect(modeTimer_, &QTimer::timeout, this, &SimulatePanel::modeTick);
 
   // Toggles.
   auto* togBox = new QGroupBox(tr("Physics"), this);
@@ -182,6 +238,13 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
                            ? tr("Li 2019: the clip moves the bones kinematically; the flesh follows physically")
                            : tr("VIPER: the clip moves the bones kinematically; the muscles' ends ride on them"));
     activation_->setEnabled(kind == SimulationController::Solver::Viper);
+    const bool sheth = kind == SimulationController::Solver::Sheth2015;
+    if (sheth)
+      drive_->setToolTip(tr("Sheth 2015: a clip moves the pelvis kinematically; the other deformable bones hang from it"));
+    drive_->setEnabled(true);
+    clip_->setEnabled(clip_->count() > 0);
+    shethBox_->setVisible(sheth);
+    refreshModes();
   });
   connect(activation_, &QSlider::valueChanged, this, [this](int value) {
     sim_->setActivation(double(value) / kActivationSteps);
@@ -198,6 +261,34 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   connect(sim_->viewport(), &ViewportWidget::settingsChanged, this, [this] {
     const QSignalBlocker block(pills_);
     pills_->setChecked(sim_->viewport()->settings().pills);
+  });
+  shethBox_->setVisible(sim_->solver() == SimulationController::Solver::Sheth2015);
+  connect(shethModes_, &QSpinBox::valueChanged, sim_, &SimulationController::setShethModes);
+  connect(sim_, &SimulationController::buildProgress, this, [this](double f) {
+    buildProgress_->setValue(int(std::lround(100 * std::clamp(f, 0.0, 1.0))));
+    buildProgress_->setVisible(sim_->building());
+  });
+  connect(modeBody_, &QComboBox::currentIndexChanged, this, [this] {
+    const int body = modeBody_->currentIndex();
+    const int modes = body >= 0 && size_t(body) < modal_.size() ? int(modal_[size_t(body)].frequencies.size()) : 0;
+    mode_->setRange(0, std::max(0, modes - 1));
+    updateModeLabel();
+    modeTick();
+  });
+  connect(mode_, &QSpinBox::valueChanged, this, [this] {
+    updateModeLabel();
+    modeTick();
+  });
+  connect(modeAmplitude_, &QSlider::valueChanged, this, &SimulatePanel::modeTick);
+  connect(modeAnimate_, &QCheckBox::toggled, this, [this](bool on) {
+    if (on) {
+      modeClock_.start();
+      modeTimer_->start();
+      modeTick();
+    } else {
+      modeTimer_->stop();
+      sim_->hideMode();
+    }
   });
   connect(drive_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);
   connect(clip_, &QComboBox::currentIndexChanged, this, &SimulatePanel::applyDrive);
@@ -221,6 +312,54 @@ void SimulatePanel::refreshClips() {
   clip_->setEnabled(clip_->count() > 0);
 }
 
+void SimulatePanel::refreshModes() {
+  std::vector<SimulationController::ModalBody> modal =
+      sim_->solver() == SimulationController::Solver::Sheth2015 ? sim_->modalBodies()
+                                                                : std::vector<SimulationController::ModalBody>{};
+  auto same = [](const SimulationController::ModalBody& a, const SimulationController::ModalBody& b) {
+    return a.name == b.name && a.frequencies == b.frequencies;
+  };
+  const bool changed = modal.size() != modal_.size() || !std::equal(modal.begin(), modal.end(), modal_.begin(), same);
+  if (changed) {
+    modal_ = std::move(modal);
+    const QString current = modeBody_->currentText();
+    {
+      const QSignalBlocker block(modeBody_);
+      modeBody_->clear();
+      for (const auto& b : modal_)
+        modeBody_->addItem(tr("%1 (%2 modes)").arg(b.name).arg(b.frequencies.size()), b.name);
+      const int i = modeBody_->findText(current);
+      modeBody_->setCurrentIndex(i >= 0 ? i : (modal_.empty() ? -1 : 0));
+    }
+    const int body = modeBody_->currentIndex();
+    const int modes = body >= 0 ? int(modal_[size_t(body)].frequencies.size()) : 0;
+    mode_->setRange(0, std::max(0, modes - 1));
+  }
+  const bool have = !modal_.empty();
+  for (QWidget* w : std::initializer_list<QWidget*>{modeBody_, mode_, modeAmplitude_, modeAnimate_}) w->setEnabled(have);
+  if (!have && modeAnimate_->isChecked()) modeAnimate_->setChecked(false);
+  updateModeLabel();
+}
+
+void SimulatePanel::updateModeLabel() {
+  const int body = modeBody_->currentIndex();
+  if (body < 0 || size_t(body) >= modal_.size()) {
+    modeFrequency_->setText(sim_->building() ? tr("building...") : tr("Play or Step builds the bodies"));
+    return;
+  }
+  const std::vector<double>& f = modal_[size_t(body)].frequencies;
+  const int m = mode_->value();
+  modeFrequency_->setText(m >= 0 && size_t(m) < f.size() ? tr("%1\u00a0Hz").arg(f[size_t(m)], 0, 'f', 2) : QString());
+}
+
+void SimulatePanel::modeTick() {
+  if (!modeAnimate_->isChecked()) return;
+  if (sim_->active() || modal_.empty()) return;  // the simulation's frames are shown while it runs
+  const double t = modeClock_.isValid() ? modeClock_.elapsed() / 1000.0 : 0.0;
+  const double amplitude = kMaxModeAmplitude * modeAmplitude_->value() / kAmplitudeSteps;
+  sim_->showMode(modeBody_->currentIndex(), mode_->value(), amplitude * std::sin(2 * M_PI * kModeAnimationHz * t));
+}
+
 void SimulatePanel::applyDrive() {
   sim_->setDrive(DriveMode(drive_->currentData().toInt()), ObjectId(clip_->currentData().toULongLong()));
 }
@@ -236,6 +375,9 @@ void SimulatePanel::applyToggles() {
 
 void SimulatePanel::updateState() {
   play_->setText(sim_->active() ? tr("Pause") : tr("Play"));
+  buildProgress_->setVisible(sim_->building());
+  if (!sim_->building()) buildProgress_->setValue(0);
+  refreshModes();
   materials_->setModelOutdated(sim_->modelOutdated());
 }
 

@@ -1,6 +1,7 @@
 #include "SimulationController.h"
 
 #include "li2019/Li2019Simulation.h"
+#include "sheth2015/Sheth2015Simulation.h"
 #include "viper/ViperSimulation.h"
 
 #include "core/Error.h"
@@ -95,6 +96,18 @@ void applyMotion(viper::ViperSimulation& v, const liu2013::Settings& s) {
   v.setMotion(*s.clip, s.loopClip);
 }
 
+// Sheth 2015: the clip moves the root bone's body (the pelvis) kinematically;
+// the other deformable bones hang from it and swing (like sinew-cli
+// simulate --motion CLIP --driven-bones Hips).
+void applyMotion(sheth2015::Sheth2015Simulation& sh, const liu2013::Settings& s) {
+  if (s.drive == DriveMode::Hold || !s.clip) {
+    if (sh.motion()) sh.setMotion(std::nullopt, {});
+    return;
+  }
+  if (sh.motion() && sh.motion()->name == s.clip->name) return;
+  sh.setMotion(*s.clip, {sh.bones().bodyNames.front()}, s.loopClip);
+}
+
 void applyActivation(viper::ViperSimulation& v, double activation) {
   for (size_t b = 0; b < v.bodyCount(); ++b) v.setActivation(b, activation);
 }
@@ -104,11 +117,12 @@ void applyActivation(viper::ViperSimulation& v, double activation) {
 void SimulationController::pushSettings(const liu2013::Settings& s) {
   if (liu_) {
     liu_->setSettings(s);
-  } else if (li_ || viper_) {
+  } else if (li_ || viper_ || sheth_) {
     solver_->setToggles(s.toggles);  // gravity and contact
     try {
       if (li_) applyMotion(*li_, s);
-      else applyMotion(*viper_, s);
+      else if (viper_) applyMotion(*viper_, s);
+      else applyMotion(*sheth_, s);
     } catch (const std::exception& e) {
       const QString msg = QString::fromStdString(e.what());
       QMetaObject::invokeMethod(this, [this, msg] { log_->warning(tr("Simulation: %1; the bones stay passive").arg(msg)); },
@@ -167,6 +181,17 @@ void SimulationController::setActivation(double activation) {
     pendingActivation_ = activation_;
   } else if (viper_) {
     applyActivation(*viper_, activation_);
+  }
+}
+
+void SimulationController::setShethModes(int modes) {
+  modes = std::clamp(modes, 1, 30);
+  if (modes == shethModes_) return;
+  shethModes_ = modes;
+  // A built Sheth 2015 model keeps its modes until the next Play or Reset rebuilds it.
+  if (solverKind_ == Solver::Sheth2015 && frameCount() > 0 && !modelDirty_) {
+    modelDirty_ = true;
+    emit stateChanged();
   }
 }
 
@@ -244,6 +269,9 @@ void SimulationController::clear() {
     liu_ = nullptr;
     li_ = nullptr;
     viper_ = nullptr;
+    sheth_ = nullptr;
+    modalBodies_.clear();
+    modeScale_.clear();
     pillSegments_.clear();
     boneSegments_.clear();
     pillRestRadius_.clear();
@@ -267,6 +295,7 @@ void SimulationController::clear() {
   shownPills_ = {};
   shownBones_ = {};
   shownHasPills_ = false;
+  showingMode_ = false;
   modelDirty_ = false;
   grabbing_ = false;
   realtime_ = msPerStep_ = 0;
@@ -301,7 +330,12 @@ void SimulationController::startWorker(int frames) {
     pendingSettings_.reset();
   }
   if (!solver_) {
-    if (solverKind_ == Solver::Viper && !controller_ && !kinematicClip_)
+    if (solverKind_ == Solver::Sheth2015 && !controller_ && !kinematicClip_) {
+      log_->info(tr("Simulation: building the Sheth 2015 deformable bones (%1 modes per body)...").arg(shethModes_));
+      if (settings.drive != DriveMode::Hold && settings.clip)
+        log_->info(tr("Simulation: Sheth 2015: the pelvis follows '%1' kinematically, the other bones hang from it")
+                       .arg(QString::fromStdString(settings.clip->name)));
+    } else if (solverKind_ == Solver::Viper && !controller_ && !kinematicClip_)
       log_->info(settings.drive != DriveMode::Hold && settings.clip
                      ? tr("Simulation: building the VIPER rods (bones driven kinematically by '%1', activation %2)...")
                            .arg(QString::fromStdString(settings.clip->name))
@@ -322,8 +356,11 @@ void SimulationController::startWorker(int frames) {
   // The project is copied: the worker never reads the Document.
   Project project = solver_ ? Project{} : doc_->project();
   const double activation = activation_;
-  worker_ = std::thread([this, project = std::move(project), frames, settings, activation]() mutable {
-    workerLoop(settings, std::move(project), frames, activation);
+  const int modes = shethModes_;
+  building_ = !solver_;
+  postedProgress_ = -1;
+  worker_ = std::thread([this, project = std::move(project), frames, settings, activation, modes]() mutable {
+    workerLoop(settings, std::move(project), frames, activation, modes);
   });
   emit stateChanged();
 }
@@ -363,7 +400,8 @@ SimulationController::Frame SimulationController::captureFrame() const {
   return f;
 }
 
-void SimulationController::workerLoop(liu2013::Settings settings, Project project, int frames, double activation) {
+void SimulationController::workerLoop(liu2013::Settings settings, Project project, int frames, double activation,
+                                      int shethModes) {
   auto post = [this](auto fn) { QMetaObject::invokeMethod(this, fn, Qt::QueuedConnection); };
   bool builtHere = false;
   try {
@@ -387,12 +425,43 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       liu2013::Liu2013Solver* liu = solver.get();
       li2019::Li2019Simulation* liPtr = nullptr;
       viper::ViperSimulation* viperPtr = nullptr;
+      sheth2015::Sheth2015Simulation* shethPtr = nullptr;
+      std::vector<ModalBody> modal;
       std::vector<std::array<int32_t, 2>> segments, boneSegments;
       std::vector<double> restRadius;
       size_t bodyNodes = 0;
       if (solver) {
         triangles = model->surfaceTriangles;
         built = std::move(solver);
+      } else if (solverKind_ == Solver::Sheth2015) {
+        // Deformable bones cut from the cage (like sinew-cli simulate --solver sheth2015), passive
+        // or with the pelvis driven by the clip, with the project's material, ground and colliders. Decomposition and modal analysis
+        // take seconds: the panel shows their progress.
+        sheth2015::Sheth2015Options o = sheth2015::optionsFor(project);
+        o.decompose.modes = shethModes;
+        auto progress = [this, post](double f) {
+          const int percent = std::clamp(int(f * 100), 0, 100);
+          if (percent != postedProgress_.exchange(percent)) post([this, f] { emit buildProgress(f); });
+        };
+        auto sh = std::make_unique<sheth2015::Sheth2015Simulation>(project, o, progress);
+        sh->setToggles(settings.toggles);
+        applyMotion(*sh, settings);
+        triangles = sh->surfaceTriangles();
+        const sheth2015::DeformableBones& bones = sh->bones();
+        for (size_t k = 0; k < bones.models.size(); ++k) {
+          ModalBody b;
+          b.name = QString::fromStdString(k < bones.bodyNames.size() ? bones.bodyNames[k] : bones.models[k]->name);
+          const Eigen::VectorXd& f = bones.models[k]->frequencies;
+          b.frequencies.assign(f.data(), f.data() + f.size());
+          modal.push_back(std::move(b));
+        }
+        const QString summary = tr("Simulation: Sheth 2015: %1 deformable bones, %2 modes each, %3 joints")
+                                    .arg(bones.models.size())
+                                    .arg(shethModes)
+                                    .arg(sh->world().joints().size());
+        post([this, summary] { log_->info(summary); });
+        shethPtr = sh.get();
+        built = std::move(sh);
       } else if (solverKind_ == Solver::Viper) {
         // VIPER on the project's rod bodies, with the project's ground (like sinew-cli simulate --solver viper).
         viper::ViperOptions o;
@@ -435,6 +504,8 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       liu_ = liu;
       li_ = liPtr;
       viper_ = viperPtr;
+      sheth_ = shethPtr;
+      modalBodies_ = std::move(modal);
       pillSegments_ = std::move(segments);
       boneSegments_ = std::move(boneSegments);
       pillRestRadius_ = std::move(restRadius);
@@ -449,12 +520,14 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       builtHere = true;
     }
   } catch (const std::exception& e) {
+    building_ = false;
     const QString msg = QString::fromStdString(e.what());
     post([this, msg] { onWorkerFailed(msg, true); });
     workerDone_ = true;
     post([this] { onWorkerEnded(); });
     return;
   }
+  building_ = false;
   if (builtHere) post([this] { onFrame(); });
 
   int done = 0;
@@ -639,9 +712,54 @@ void SimulationController::showFrame(int index) {
     shownBones_ = shownHasPills_ ? render::pillGeometry(pillsOf(f, true), 10) : render::PillGeometry{};
   }
   shownFrame_ = index;
+  showingMode_ = false;
   ++shownVersion_;
   view_->update();
   emit framesChanged();
+}
+
+std::vector<SimulationController::ModalBody> SimulationController::modalBodies() const {
+  std::lock_guard lock(mutex_);
+  return modalBodies_;
+}
+
+bool SimulationController::showMode(int body, int mode, double amplitude) {
+  // The worker owns the solver while it runs; the mode viewer waits for a pause.
+  if (simulating() || !sheth_ || shownFrame_ < 0) return false;
+  const auto& models = sheth_->bones().models;
+  if (body < 0 || size_t(body) >= models.size()) return false;
+  const sheth2015::ReducedBodyModel& m = *models[size_t(body)];
+  if (mode < 0 || mode >= m.modeCount()) return false;
+  // q in the basis' units, scaled so that the surface's most displaced vertex moves by
+  // `amplitude` m (the surface is linear in q: its displacement at q = 1, once per mode).
+  const auto key = std::make_pair(body, mode);
+  auto scale = modeScale_.find(key);
+  if (scale == modeScale_.end()) {
+    const std::vector<Vec3> rest = sheth_->modeShape(size_t(body), mode, 0.0);
+    const std::vector<Vec3> unit = sheth_->modeShape(size_t(body), mode, 1.0);
+    double peak = 0;
+    for (size_t i = 0; i < rest.size() && i < unit.size(); ++i) peak = std::max(peak, (unit[i] - rest[i]).norm());
+    scale = modeScale_.emplace(key, peak > 0 ? 1.0 / peak : 0.0).first;
+  }
+  if (!(scale->second > 0)) return false;
+  std::vector<Vec3> shape = sheth_->modeShape(size_t(body), mode, amplitude * scale->second);
+  if (shape.size() != shownMesh_.positions.size()) return false;
+  shownMesh_.positions = std::move(shape);
+  {
+    // The shape is drawn on the rest placement: so is the skeleton.
+    std::lock_guard lock(mutex_);
+    if (!frames_.empty()) shownJoints_ = frames_.front().joints;
+  }
+  showingMode_ = true;
+  ++shownVersion_;
+  view_->update();
+  return true;
+}
+
+void SimulationController::hideMode() {
+  if (!showingMode_) return;
+  showingMode_ = false;
+  if (shownFrame_ >= 0) showFrame(shownFrame_);
 }
 
 void SimulationController::replayTick() {

@@ -1,6 +1,7 @@
 // The Simulate panel's engine: a soft character built from the open project
 // (the Liu 2013 solver on the cage, Li 2019's on the conforming mesh: a
-// passive character, or the VIPER rods of the project's rod bodies), stepped
+// passive character, the VIPER rods of the project's rod bodies, or Sheth
+// 2015's deformable bones cut from the cage: passive, with a mode viewer), stepped
 // frame by frame (1/60 s, or one step when a step is longer) on a worker
 // thread. Every frame goes to a timeline cache (surface, joint poses,
 // measures, solver snapshot; with VIPER also every skinned surface and the
@@ -28,12 +29,16 @@ class Li2019Simulation;
 namespace sinew::viper {
 class ViperSimulation;
 }
+namespace sinew::sheth2015 {
+class Sheth2015Simulation;
+}
 
 #include <QObject>
 #include <QString>
 
 #include <array>
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -68,7 +73,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   bool hasSimulation() const { return frameCount() > 0; }
 
   // Settings.
-  enum class Solver { Liu2013, Li2019, Viper };
+  enum class Solver { Liu2013, Li2019, Viper, Sheth2015 };
   // Drops the current simulation; the next Play builds the chosen solver's
   // model (Li 2019 and VIPER: bones passive or driven kinematically by the
   // clip; PD drive and controllers do not apply).
@@ -78,6 +83,30 @@ class SimulationController : public QObject, public ViewportInteraction {
   // takes it at its next frame; a new one starts with it).
   void setActivation(double activation);
   double activation() const { return activation_; }
+  // Sheth 2015: modes per reduced body (1..30) of the next build; a change
+  // outdates a built model (the next Play or Reset rebuilds it).
+  void setShethModes(int modes);
+  int shethModes() const { return shethModes_; }
+  // True while the worker builds a model (Sheth 2015 reports progress
+  // through buildProgress()).
+  bool building() const { return building_; }
+
+  // Sheth 2015's mode viewer. The bodies of the built model (empty before
+  // the first Play or Step, and with the other solvers) with their modes'
+  // frequencies (Hz).
+  struct ModalBody {
+    QString name;
+    std::vector<double> frequencies;
+  };
+  std::vector<ModalBody> modalBodies() const;
+  // Shows the rest surface with only mode `mode` of body `body` excited, its
+  // most displaced vertex moved by `amplitude` m (signed), in place of the
+  // displayed frame; false (nothing shown) while simulating or without a
+  // Sheth 2015 model. hideMode() (or any displayed frame) goes back to the
+  // frame's surface.
+  bool showMode(int body, int mode, double amplitude);
+  void hideMode();
+  bool showingMode() const { return showingMode_; }
   void setDrive(DriveMode mode, ObjectId clip);
   void setToggles(const SimToggles& t);
   const SimToggles& toggles() const { return toggles_; }
@@ -147,6 +176,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   void stateChanged();               // running/paused, simulation created or dropped
   void framesChanged();              // frames added or dropped, displayed frame moved
   void failed(const QString& title, const QString& message);
+  void buildProgress(double fraction);  // 0..1 while a model is built (Sheth 2015)
 
  private:
   struct Frame {
@@ -169,7 +199,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   void applySettings();  // the current settings to the solver (now, or at the worker's next frame)
   void startWorker(int frames);  // frames < 0: until paused
   void stopWorker();
-  void workerLoop(liu2013::Settings settings, Project project, int frames, double activation);
+  void workerLoop(liu2013::Settings settings, Project project, int frames, double activation, int shethModes);
   void pushSettings(const liu2013::Settings& s);  // to the solver (the worker's, or idle)
   void onFrame();
   void onWorkerFailed(const QString& message, bool build);
@@ -209,6 +239,12 @@ class SimulationController : public QObject, public ViewportInteraction {
   liu2013::Liu2013Solver* liu_ = nullptr;                 // solver_ when it is Liu 2013's
   li2019::Li2019Simulation* li_ = nullptr;                // solver_ when it is Li 2019's
   viper::ViperSimulation* viper_ = nullptr;               // solver_ when it is VIPER's
+  sheth2015::Sheth2015Simulation* sheth_ = nullptr;       // solver_ when it is Sheth 2015's
+  int shethModes_ = 10;                                   // Sheth 2015: modes per body of the next build
+  std::vector<ModalBody> modalBodies_;                    // Sheth 2015: of the built model (under mutex_)
+  std::map<std::pair<int, int>, double> modeScale_;       // Sheth 2015: q per metre of surface motion, per (body, mode)
+  std::atomic<bool> building_{false};
+  std::atomic<int> postedProgress_{-1};                   // the last build progress posted, in percent
   std::vector<std::array<int32_t, 2>> pillSegments_;      // VIPER: the bodies' segments (node pairs)
   std::vector<std::array<int32_t, 2>> boneSegments_;      // VIPER: the bones' capsules (node pairs from bodyNodes_)
   std::vector<double> pillRestRadius_;                    // VIPER: r per node, m
@@ -237,6 +273,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   std::vector<std::pair<ObjectId, TriMesh>> shownOthers_;  // VIPER: the other skinned surfaces
   render::PillGeometry shownPills_, shownBones_;           // VIPER: the displayed frame's pills and bone capsules
   bool shownHasPills_ = false;
+  bool showingMode_ = false;                               // Sheth 2015: shownMesh_ holds a mode shape
   uint64_t shownVersion_ = 1;
   double realtime_ = 0, msPerStep_ = 0;
   QString lastError_;

@@ -150,6 +150,9 @@ std::shared_ptr<const ReducedBodyModel> buildReducedBody(const TetMesh& mesh, co
     const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(m->Mr);
     if (!(eig.eigenvalues().minCoeff() > 1e-10 * eig.eigenvalues().maxCoeff()))
       throw InputError(who, "its basis does not have full column rank");
+    m->MrInverse = m->Mr.inverse();
+  } else {
+    m->MrInverse = Eigen::MatrixXd::Zero(0, 0);
   }
   return m;
 }
@@ -159,6 +162,7 @@ ReducedBodyState restState(const ReducedBodyModel& m) {
   s.t = m.restCenter;
   s.q = Eigen::VectorXd::Zero(m.modeCount());
   s.qDot = Eigen::VectorXd::Zero(m.modeCount());
+  updateAngularVelocity(m, s, true);
   return s;
 }
 
@@ -174,9 +178,19 @@ Vec3 omegaPrime(const ReducedBodyModel& m, const ReducedBodyState& s) {
   return s.rotation * object;
 }
 
+namespace {
+// omega' and omega_R from the cached inertia terms (positions unchanged).
+void angularVelocityFromCache(const ReducedBodyModel& m, ReducedBodyState& s, bool correct) {
+  s.omegaPrime = correct && m.modeCount() > 0 ? Vec3(s.inertiaInverse * (s.armSum * s.qDot)) : Vec3::Zero();  // eq. 8
+  s.omegaR = s.inertiaInverse * s.L - s.omegaPrime;                                                         // eq. 11
+}
+}  // namespace
+
 void updateAngularVelocity(const ReducedBodyModel& m, ReducedBodyState& s, bool correct) {
-  s.omegaPrime = correct ? omegaPrime(m, s) : Vec3::Zero();
-  s.omegaR = inertiaWorld(m, s).ldlt().solve(s.L) - s.omegaPrime;  // eq. 11
+  const Mat3 R = s.rotation.toRotationMatrix();
+  s.inertiaInverse = R * inertiaObject(m, s.q).inverse() * R.transpose();
+  s.armSum = m.modeCount() > 0 ? Eigen::MatrixXd(R * momentArmSum(m, s.q)) : Eigen::MatrixXd::Zero(3, 0);
+  angularVelocityFromCache(m, s, correct);
 }
 
 void stepBody(const ReducedBodyModel& m, ReducedBodyState& s, const StepSettings& set) {
@@ -210,7 +224,8 @@ void advanceVelocities(const ReducedBodyModel& m, ReducedBodyState& s, const Ste
     const Eigen::MatrixXd A = m.Mr + h * m.Cr + h * h * m.Kr;
     s.qDot = A.ldlt().solve(rhs);
   }
-  // omega' and omega_R with the new velocities (eq. 8, 11).
+  // omega' and omega_R with the new velocities (eq. 8, 11); the inertia
+  // terms refreshed too, in case the caller moved the body.
   updateAngularVelocity(m, s, set.correctAngularMomentum);
 }
 
@@ -257,29 +272,56 @@ Vec3 particleAngularMomentum(const ReducedBodyModel& m, const ReducedBodyState& 
   return L;
 }
 
-Mat3 impulseFactor(const ReducedBodyModel& m, const ReducedBodyState& s, size_t k) {
+Eigen::MatrixXd implicitResponse(const ReducedBodyModel& m, double h) {
+  if (m.modeCount() == 0) return Eigen::MatrixXd::Zero(0, 0);
+  return Eigen::MatrixXd(m.Mr + h * m.Cr + h * h * m.Kr).inverse();
+}
+
+Mat3 impulseFactor(const ReducedBodyModel& m, const ReducedBodyState& s, size_t k, const Eigen::MatrixXd* response) {
   const Mat3 R = s.rotation.toRotationMatrix();
   const Vec3 rk = particlePosition(m, s, k) - s.t;
-  const Mat3 Iinv = inertiaWorld(m, s).inverse();
+  const Mat3& Iinv = s.inertiaInverse;
   // eq. 33b: the rigid body's factor.
   Mat3 K = Mat3::Identity() / m.totalMass - cross(rk) * Iinv * cross(rk);
   if (m.modeCount() > 0) {
     // eq. 29: A_k = Mr^-1 S_k^T (P = I: the basis already has no net translation).
-    const Eigen::MatrixXd Ak = m.Mr.ldlt().solve(Eigen::MatrixXd(Si(m, k).transpose()));
+    const Eigen::MatrixXd Ak = (response ? *response : m.MrInverse) * Si(m, k).transpose();
     // eq. 33c: R S_k A_k R^T + r_k* I^-1 (sum m r_i* R S_i) A_k R^T.
     K += R * (Si(m, k) * Ak) * R.transpose();
-    K += cross(rk) * Iinv * R * (momentArmSum(m, s.q) * Ak) * R.transpose();
+    K += cross(rk) * Iinv * (s.armSum * Ak) * R.transpose();
   }
   return K;
 }
 
-void applyImpulse(const ReducedBodyModel& m, ReducedBodyState& s, size_t k, const Vec3& j) {
-  const Vec3 rk = particlePosition(m, s, k) - s.t;
+void applyImpulse(const ReducedBodyModel& m, ReducedBodyState& s, size_t k, const Vec3& j, const Eigen::MatrixXd* response) {
+  applyImpulseAt(m, s, k, j, particlePosition(m, s, k), response);
+}
+
+void applyImpulseAt(const ReducedBodyModel& m, ReducedBodyState& s, size_t k, const Vec3& j, const Vec3& at,
+                    const Eigen::MatrixXd* response) {
+  const Vec3 rk = at - s.t;
   s.v += j / m.totalMass;                 // eq. 25
   s.L += rk.cross(j);                     // eq. 27
   if (m.modeCount() > 0)                  // eq. 29
-    s.qDot += m.Mr.ldlt().solve(Eigen::VectorXd(Si(m, k).transpose() * (s.rotation.conjugate() * j)));
-  updateAngularVelocity(m, s, true);      // eq. 28 with omega' (eq. 32)
+    s.qDot += (response ? *response : m.MrInverse) * (Si(m, k).transpose() * (s.rotation.conjugate() * j));
+  angularVelocityFromCache(m, s, true);   // eq. 28 with omega' (eq. 32)
+}
+
+Vec3 particleAfterImpulse(const ReducedBodyModel& m, const ReducedBodyState& s, size_t k, const Vec3& j, const Vec3& at,
+                          double h, const Eigen::MatrixXd* response) {
+  // applyImpulseAt's velocities (eq. 25, 27, 29 and omega_R from the cached
+  // inertia terms), then advancePositions' eq. 36-38 for this one particle.
+  const Vec3 v = s.v + j / m.totalMass;
+  const Vec3 L = s.L + (at - s.t).cross(j);
+  Vec3 p = m.x0[k];
+  Vec3 omegaR = s.inertiaInverse * L;
+  if (m.modeCount() > 0) {
+    const Eigen::VectorXd qDot = s.qDot + (response ? *response : m.MrInverse) * (Si(m, k).transpose() * (s.rotation.conjugate() * j));
+    omegaR -= s.inertiaInverse * (s.armSum * qDot);
+    p += Si(m, k) * (s.q + h * qDot);
+  }
+  const Quat R = (expQuat(h * omegaR) * s.rotation).normalized();
+  return R * p + s.t + h * v;
 }
 
 }  // namespace sinew::sheth2015

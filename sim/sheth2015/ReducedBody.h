@@ -45,6 +45,7 @@ struct ReducedBodyModel {
   Eigen::MatrixXd S;
   Eigen::VectorXd frequencies;      // Hz of the kept modes
   Eigen::MatrixXd Mr, Kr, Cr;       // S^T M S, S^T K S, alpha Mr + beta Kr
+  Eigen::MatrixXd MrInverse;        // for impulses (eq. 29)
   // Precomputed sums (object space):
   Eigen::MatrixXd B0;               // 3 x r: sum m_i [x0_i]x S_i           (omega', eq. 8)
   std::vector<Eigen::MatrixXd> Bk;  // r of 3 x r: sum m_i [S_i e_k]x S_i
@@ -80,6 +81,11 @@ struct ReducedBodyState {
   Vec3 omegaPrime = Vec3::Zero();   // eq. 8 (derived)
   Vec3 omegaRPrevious = Vec3::Zero();  // for the frame's angular acceleration in eq. 14
   Vec3 omegaStepStart = Vec3::Zero();  // omega_R when the step began
+  // Derived from the positions (R, q), refreshed by updateAngularVelocity, so
+  // that impulses between position updates cost O(r): the inverse world
+  // inertia tensor and R sum m_i [p_i]x S_i (3 x r, world).
+  Mat3 inertiaInverse = Mat3::Identity();
+  Eigen::MatrixXd armSum;
 };
 
 // At rest where the mesh was (t = its centre of mass, R = I, q = 0).
@@ -95,7 +101,9 @@ struct StepSettings {
 // Derived quantities of the current positions.
 Mat3 inertiaWorld(const ReducedBodyModel& m, const ReducedBodyState& s);
 Vec3 omegaPrime(const ReducedBodyModel& m, const ReducedBodyState& s);
-// omega' and omega_R from L, q and qDot (eq. 8, 11); with `correct` off, omega' = 0.
+// omega' and omega_R from L, q and qDot (eq. 8, 11); with `correct` off,
+// omega' = 0. Also refreshes the state's derived inertia terms: call it after
+// changing t, R or q directly.
 void updateAngularVelocity(const ReducedBodyModel& m, ReducedBodyState& s, bool correct = true);
 
 // One step (Section 6). External forces: gravity only (uniform: no torque
@@ -120,7 +128,27 @@ Vec3 particleAngularMomentum(const ReducedBodyModel& m, const ReducedBodyState& 
 // The impulse factor K = K1 + K2 of eq. 33 at particle k: the change of its
 // velocity per unit impulse (world). And the impulse itself: v, L and qDot
 // change (eq. 25, 27, 29), then omega' and omega_R.
-Mat3 impulseFactor(const ReducedBodyModel& m, const ReducedBodyState& s, size_t k);
-void applyImpulse(const ReducedBodyModel& m, ReducedBodyState& s, size_t k, const Vec3& j);
+//
+// `response` is the reduced velocities' response to a generalized impulse:
+// nullptr means Mr^-1, eq. 29 as printed. implicitResponse(m, h) gives
+// (Mr + h Cr + h^2 Kr)^-1 instead: the impulse taken as a force acting
+// through the step's implicit solve (eq. 35), so that a stiff body's modes
+// answer a hard hit with the deformation its stiffness allows rather than
+// with its modal mass alone. Momenta are conserved either way (the modes
+// carry no linear momentum; omega' takes their angular momentum).
+Eigen::MatrixXd implicitResponse(const ReducedBodyModel& m, double dt);
+Mat3 impulseFactor(const ReducedBodyModel& m, const ReducedBodyState& s, size_t k, const Eigen::MatrixXd* response = nullptr);
+void applyImpulse(const ReducedBodyModel& m, ReducedBodyState& s, size_t k, const Vec3& j,
+                  const Eigen::MatrixXd* response = nullptr);
+// The same, with the angular part taken about world point `at` instead of
+// the particle (a joint's impulses act at the midpoint r-hat of its two
+// particles, eq. 41, so that the pair changes no angular momentum).
+void applyImpulseAt(const ReducedBodyModel& m, ReducedBodyState& s, size_t k, const Vec3& j, const Vec3& at,
+                    const Eigen::MatrixXd* response = nullptr);
+// Where particle k would be after applyImpulseAt(k, j, at) and
+// advancePositions(dt), without changing the state (O(r^2), no copy): the
+// pre-stabilization's f(j) of eq. 41.
+Vec3 particleAfterImpulse(const ReducedBodyModel& m, const ReducedBodyState& s, size_t k, const Vec3& j, const Vec3& at,
+                          double dt, const Eigen::MatrixXd* response = nullptr);
 
 }  // namespace sinew::sheth2015

@@ -520,6 +520,56 @@ TEST(CliSimulate, MalformedCollidersAreRefusedByName) {
   }
 }
 
+// Sheth et al. 2015 from the command line: the generated scenes run with
+// --solver sheth2015 (deformable bones), the free body keeps zero angular
+// momentum, bad requests are named.
+TEST(CliSheth2015, ScenesSimulateAsDeformableBones) {
+  const TempDir dir;
+  // The fish (four deformable bones) falls and lands.
+  const std::string fish = dir.file("fish.sinew");
+  ASSERT_EQ(cli(dir, {"example", "fish", "--spacing", "0.03", "-o", fish}).exitCode, 0);
+  const std::string stats = dir.file("fish.json");
+  const ProcessResult r = cli(dir, {"simulate", fish, "--solver", "sheth2015", "--modes", "6", "--proxy-sites", "300",
+                                    "--seconds", "1.5", "--stats-json", stats, "--export", dir.file("fish")});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json j = json::parse(test::readBytes(stats));
+  EXPECT_EQ(j["solver"], "sheth2015");
+  const json& setup = j["summary"]["setup"];
+  EXPECT_EQ(setup["bodies"], 4);
+  EXPECT_EQ(setup["joints"], 9);
+  EXPECT_EQ(setup["modes"], 6);
+  EXPECT_EQ(j["summary"]["steps"], 90);
+  const double start = j["center_of_mass"][0][1].get<double>(), end = j["center_of_mass"].back()[1].get<double>();
+  EXPECT_GT(start, 0.15);
+  EXPECT_LT(end, 0.07) << "landed";
+  EXPECT_GT(end, 0.02) << "on the ground, not through it";
+  EXPECT_TRUE(std::filesystem::exists(dir.file("fish") + "/fish_0060.obj"));
+
+  // Fig. 3: a free body with a random reduced displacement, no gravity: its
+  // angular momentum stays zero.
+  const std::string body = dir.file("body.sinew");
+  ASSERT_EQ(cli(dir, {"example", "free-body", "--spacing", "0.025", "-o", body}).exitCode, 0);
+  const ProcessResult f = cli(dir, {"simulate", body, "--solver", "sheth2015", "--excite", "0.01", "--gravity", "off",
+                                    "--seconds", "1", "--stats-json", stats});
+  ASSERT_EQ(f.exitCode, 0) << f.out << f.err;
+  const json b = json::parse(test::readBytes(stats));
+  double worst = 0, energy = 0;
+  for (const json& L : b["angular_momentum"]) worst = std::max(worst, std::hypot(L[0].get<double>(), L[1].get<double>(), L[2].get<double>()));
+  energy = b["elastic_energy"][0].get<double>();
+  EXPECT_GT(energy, 0) << "it was excited";
+  EXPECT_LT(worst, 1e-10);
+
+  // Bad requests: a clip without the bones it drives, an unrigged project.
+  const ProcessResult noBones = cli(dir, {"simulate", fish, "--solver", "sheth2015", "--motion", "x"});
+  EXPECT_NE(noBones.exitCode, 0);
+  EXPECT_NE(noBones.err.find("--driven-bones"), std::string::npos) << noBones.err;
+  const std::string bare = dir.file("bare.sinew");
+  ASSERT_EQ(cli(dir, {"example", "humanoid", "--spacing", "0.05", "-o", bare}).exitCode, 0);
+  const ProcessResult unrigged = cli(dir, {"simulate", bare, "--solver", "sheth2015"});
+  EXPECT_NE(unrigged.exitCode, 0);
+  EXPECT_NE(unrigged.err.find("sinew-cli rig"), std::string::npos) << unrigged.err;
+}
+
 // VIPER (Angles et al. 2019) from the command line: generated scenes run
 // with --solver viper, a painted muscle is viperized, bad requests are named.
 TEST(CliViper, ScenesSimulateAndPaintedMusclesViperize) {

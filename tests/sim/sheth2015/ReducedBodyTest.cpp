@@ -8,6 +8,7 @@
 
 #include "core/Error.h"
 #include "examples/Bars.h"
+#include "../../PlotSvg.h"
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,8 @@ TEST(ReducedBody, Fig3TheCorrectionKeepsAngularMomentumZero) {
   for (int k = 0; k < 10; ++k) start.q[k] = 0.05 * n(rng);
   double worstWith = 0, worstWithout = 0, speed = 0;
   Quat endWith, endWithout;
+  test::PlotSeries Lwith{"|L| with omega' (eq. 8)", {}, {}, "#1f77b4"}, Lwithout{"|L| without", {}, {}, "#d62728"};
+  test::PlotSeries Awith{"with omega'", {}, {}, "#1f77b4"}, Awithout{"without", {}, {}, "#d62728"};
   for (bool correct : {true, false}) {
     ReducedBodyState s = start;
     StepSettings set = free();
@@ -62,6 +65,10 @@ TEST(ReducedBody, Fig3TheCorrectionKeepsAngularMomentumZero) {
       stepBody(*m, s, set);
       const double L = (particleAngularMomentum(*m, s) - s.t.cross(particleLinearMomentum(*m, s))).norm();
       (correct ? worstWith : worstWithout) = std::max(correct ? worstWith : worstWithout, L);
+      if (k % 5 == 0) {
+        (correct ? Lwith : Lwithout).x.push_back((k + 1) * set.dt), (correct ? Lwith : Lwithout).y.push_back(L);
+        (correct ? Awith : Awithout).x.push_back((k + 1) * set.dt), (correct ? Awith : Awithout).y.push_back(s.rotation.angularDistance(start.rotation));
+      }
       for (size_t i = 0; i < m->particleCount(); ++i) speed = std::max(speed, particleVelocity(*m, s, i).norm());
     }
     (correct ? endWith : endWithout) = s.rotation;
@@ -73,6 +80,11 @@ TEST(ReducedBody, Fig3TheCorrectionKeepsAngularMomentumZero) {
   EXPECT_LT(worstWith, 1e-10 * scale);
   EXPECT_GT(worstWithout, 1e-5 * scale) << "without the correction the modes' motion carries angular momentum";
   EXPECT_GT(worstWithout, 1e6 * worstWith);
+  test::Plot plotL{"Fig. 3: a free cube with a random reduced displacement (10 modes, no damping)", "time s",
+                   "total angular momentum |L|, kg m^2/s", {Lwith, Lwithout}, {}, true};
+  EXPECT_TRUE(test::writePlotSvg(plotL, test::figurePath("sheth_fig3_momentum.svg")));
+  test::Plot plotA{"Fig. 3: the frame turns against the modes' angular momentum (with omega')", "time s", "angle, rad", {Awith, Awithout}, {}, true};
+  EXPECT_TRUE(test::writePlotSvg(plotA, test::figurePath("sheth_fig3_rotation.svg")));
 }
 
 TEST(ReducedBody, LinearAndAngularMomentumOfAFreeBodyStay) {
@@ -115,6 +127,12 @@ TEST(ReducedBody, AnImpulseGivesExactlyTheVelocityChangeAskedFor) {
     const Vec3 before = particleVelocity(*m, s, k);
     const Vec3 p0 = particleLinearMomentum(*m, s), L0 = particleAngularMomentum(*m, s);
     const Vec3 at = particlePosition(*m, s, k);
+    // The prediction the joints use: exactly where the impulse and a step move it.
+    const Vec3 predicted = particleAfterImpulse(*m, s, k, j, at, free().dt);
+    ReducedBodyState moved = s;
+    applyImpulse(*m, moved, k, j);
+    advancePositions(*m, moved, free());
+    EXPECT_LT((predicted - particlePosition(*m, moved, k)).norm(), 1e-12) << "particle " << k;
     applyImpulse(*m, s, k, j);
     const Vec3 got = particleVelocity(*m, s, k) - before;
     EXPECT_LT((got - want).norm(), 1e-10 * want.norm()) << "particle " << k;
