@@ -5,6 +5,8 @@
 #     UndefinedBehaviorSanitizer, and run under them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# ccache: paths relative to the checkout, so clones in other folders share the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 scripts/setup-debian.sh
 
 scripts/build.sh
