@@ -4,7 +4,8 @@
 // and tracks the reference within stated errors, replays bit for bit, and its
 // balance feedback absorbs a push that throws the open-loop replay much
 // further (Liu et al. 2013, Section 5; feedback after Liu et al. 2012).
-// Release only (label "physics"): about a minute and a half on 2 cores.
+// Release only (label "physics"): about a minute and a half on 2 AVX-512 cores,
+// five and a half minutes on 2 AVX2-only cores (Zen 3), hence its 1200 s timeout.
 #include "control/Optimize.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
