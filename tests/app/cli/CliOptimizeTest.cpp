@@ -1,5 +1,6 @@
 // sinew-cli optimize and simulate --controller end to end: a short segment of
-// CMU 01_01 on the rigged example, determinism across thread counts, replay
+// CMU 01_01 (two windows, kept small: under AddressSanitizer each optimise
+// run takes 1-2 min) on the rigged example, determinism across thread counts, replay
 // of the saved controller, interruption, and bad input named.
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
@@ -18,7 +19,7 @@ const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
 const std::string kProject = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
 const std::string kClip = "/usr/share/assimp/models/BVH/01_01.bvh";
 
-ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 300) {
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 600) {
   args.insert(args.begin(), kCli);
   ProcessResult r = test::runProcess(args, dir.path().string(), timeout);
   EXPECT_FALSE(r.timedOut) << "sinew-cli timed out";
@@ -27,7 +28,7 @@ ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double time
 }
 
 std::vector<std::string> optimizeArgs(const std::string& out, const std::string& stats, const std::string& threads) {
-  return {"optimize", kProject, "--clip", kClip, "--start", "0", "--end", "0.25", "--samples", "12", "--keep", "3",
+  return {"optimize", kProject, "--clip", kClip, "--start", "0", "--end", "0.2", "--samples", "8", "--keep", "2",
           "--seed", "7", "--threads", threads, "-o", out, "--stats-json", stats, "--name", "stand"};
 }
 
@@ -41,7 +42,7 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   const json stats = json::parse(test::readBytes(dir.file("a.json")));
   EXPECT_EQ(stats["windows_done"], stats["windows_total"]);
   EXPECT_GE(stats["windows_total"].get<int>(), 2);
-  EXPECT_EQ(stats["samples_evaluated"].get<int>(), 12 * stats["windows_total"].get<int>());
+  EXPECT_EQ(stats["samples_evaluated"].get<int>(), 8 * stats["windows_total"].get<int>());
   EXPECT_GT(stats["samples_per_second"].get<double>(), 0.0);
   EXPECT_EQ(stats["stopped"], "");
   EXPECT_EQ(stats["controller"], "stand");
@@ -51,7 +52,7 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
     for (const char* key : {"cost", "pose_error", "root_orientation_error", "root_position_error", "end_effector_error",
                             "balance_error", "com_velocity_error", "time_scale", "wall_seconds"})
       ASSERT_TRUE(w.contains(key)) << key;
-    EXPECT_EQ(w["samples"], 12);
+    EXPECT_EQ(w["samples"], 8);
     EXPECT_EQ(w["fell"], false);
     EXPECT_GE(w["time_scale"].get<double>(), 0.79);
     EXPECT_LE(w["time_scale"].get<double>(), 1.21);
@@ -77,7 +78,7 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   // Replayed by simulate --controller: tracking per frame, the character up.
   const std::string replay = dir.file("replay.json");
   const ProcessResult s = cli(dir, {"simulate", dir.file("a.sinew"), "--controller", "stand", "--threads", "1",
-                                    "--stats-json", replay, "--fps", "40"});
+                                    "--stats-json", replay, "--fps", "40", "--seconds", "0.6"});
   ASSERT_EQ(s.exitCode, 0) << s.out << s.err;
   const json r = json::parse(test::readBytes(replay));
   ASSERT_TRUE(r.contains("tracking"));
