@@ -107,6 +107,7 @@ struct SimulateArgs {
   std::string exportDir;
   std::string controller;              // a controller of the project, played instead of a drive
   std::string feedback = "on";         // with its feedback policy, when it has one
+  std::vector<double> push;            // T, VX, VY, VZ: at T s the whole body gains (VX, VY, VZ) m/s (Liu 2013 solver)
   bool secondsGiven = false;           // else a controller plays for its duration + 1 s
   bool dtGiven = false;                // else the solver's default
   bool driveGiven = false;             // --drive on the command line
@@ -164,6 +165,7 @@ struct OptimizeArgs {
   double fitPush = 0.6;              // m/s
   double window = 0.1, noise = 0.1, pdFrequency = 5;
   std::string weights;               // "pose=1,velocity=0.5,...": cost weights that differ from the defaults
+  std::string gains;                 // "ankle_tilt=3,swing_hip_balance=-0.5,...": feedback gains that differ from the defaults
   std::string name;                  // the controller's name (default: clip and segment); replaces one of that name
   std::string output;
   std::string statsJson;

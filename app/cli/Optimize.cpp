@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "MpiEvaluator.h"
 
+#include "control/Feedback.h"
 #include "control/Optimize.h"
 #include "core/Error.h"
 #include "io/Bvh.h"
@@ -17,6 +18,7 @@
 #include <csignal>
 #include <filesystem>
 #include <iomanip>
+#include <initializer_list>
 #include <iostream>
 #include <sstream>
 #include <thread>
@@ -37,12 +39,12 @@ std::string segmentName(const std::string& clip, double start, double end) {
   return s.str();
 }
 
-// "pose=1,velocity=0.5": the named weights over the defaults.
-control::CostWeights parseCostWeights(const std::string& text) {
-  control::CostWeights w;
-  const std::pair<const char*, double*> keys[] = {{"pose", &w.pose},         {"root", &w.root},
-                                                  {"position", &w.position}, {"endEffector", &w.endEffector},
-                                                  {"balance", &w.balance},   {"velocity", &w.velocity}};
+// "key=1,other=0.5" (option `option`): each named value set over what `keys`
+// point at; values must be finite (and >= 0 unless `negative`).
+void parseKeyValues(const std::string& option, const std::string& text,
+                    std::initializer_list<std::pair<const char*, double*>> keys, bool negative) {
+  std::string names;
+  for (const auto& [name, value] : keys) names += (names.empty() ? "" : ", ") + std::string(name);
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
@@ -51,16 +53,36 @@ control::CostWeights parseCostWeights(const std::string& text) {
     double* slot = nullptr;
     for (const auto& [name, value] : keys)
       if (key == name) slot = value;
-    if (eq == std::string::npos || !slot)
-      throw InputError("--weights", "'" + item + "' is not KEY=VALUE with KEY one of pose, root, position, endEffector, balance, velocity");
+    if (eq == std::string::npos || !slot) throw InputError(option, "'" + item + "' is not KEY=VALUE with KEY one of " + names);
     const std::string number = item.substr(eq + 1);
     char* end = nullptr;
     const double v = std::strtod(number.c_str(), &end);
-    if (number.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
-      throw InputError("--weights", "the weight of " + key + " must be a number >= 0, not '" + number + "'");
+    if (number.empty() || *end != '\0' || !std::isfinite(v) || (!negative && v < 0))
+      throw InputError(option, "the value of " + key + " must be a " + (negative ? "finite number" : "number >= 0") +
+                                   ", not '" + number + "'");
     *slot = v;
   }
+}
+
+// "pose=1,velocity=0.5": the named weights over the defaults.
+control::CostWeights parseCostWeights(const std::string& text) {
+  control::CostWeights w;
+  parseKeyValues("--weights", text,
+                 {{"pose", &w.pose}, {"root", &w.root}, {"position", &w.position}, {"endEffector", &w.endEffector},
+                  {"balance", &w.balance}, {"velocity", &w.velocity}},
+                 false);
   return w;
+}
+
+// "ankle_tilt=3,swing_hip_balance=-0.5": the named feedback gains over the defaults.
+control::BalanceGains parseBalanceGains(const std::string& text) {
+  control::BalanceGains g = control::defaultBalanceGains();
+  parseKeyValues("--gains", text,
+                 {{"ankle_tilt", &g.ankleTilt}, {"ankle_balance", &g.ankleBalance}, {"ankle_velocity", &g.ankleVelocity},
+                  {"hip_tilt", &g.hipTilt}, {"hip_balance", &g.hipBalance}, {"hip_velocity", &g.hipVelocity},
+                  {"swing_hip_balance", &g.swingHipBalance}, {"swing_hip_velocity", &g.swingHipVelocity}},
+                 true);
+  return g;
 }
 
 json windowJson(const control::WindowReport& r) {
@@ -130,6 +152,7 @@ int optimize(const OptimizeArgs& args) {
     o.window = args.window;
     o.noise = args.noise;
     if (!args.weights.empty()) o.weights = parseCostWeights(args.weights);
+    if (!args.gains.empty()) o.balance = parseBalanceGains(args.gains);
     if (args.end >= 0 && !(args.end > args.start))
       throw InputError("--end", "the segment must end after it starts (--start " + std::to_string(args.start) + ")");
     o.feedback = args.feedback == "on";
@@ -250,7 +273,8 @@ int optimize(const OptimizeArgs& args) {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - f0).count();
         auto gainsJson = [](const control::BalanceGains& g) {
           return json{{"ankle_tilt", g.ankleTilt}, {"ankle_balance", g.ankleBalance}, {"ankle_velocity", g.ankleVelocity},
-                      {"hip_tilt", g.hipTilt},     {"hip_balance", g.hipBalance},     {"hip_velocity", g.hipVelocity}};
+                      {"hip_tilt", g.hipTilt},     {"hip_balance", g.hipBalance},     {"hip_velocity", g.hipVelocity},
+                      {"swing_hip_balance", g.swingHipBalance}, {"swing_hip_velocity", g.swingHipVelocity}};
         };
         summary["feedback_fit"] = {{"initial", gainsJson(fit.initial)}, {"fitted", gainsJson(fit.fitted)},
                                    {"initial_score", fit.initialScore}, {"fitted_score", fit.fittedScore},

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -369,6 +370,8 @@ int simulateSheth2015(const SimulateArgs& args) {
 }
 
 int simulate(const SimulateArgs& args) {
+  if (!args.push.empty() && args.solver != "liu2013")
+    return guarded([&]() -> int { throw InputError("--push", "is available with the liu2013 solver only, not " + args.solver); });
   if (args.solver == "li2019") return simulateLi2019(args);
   if (args.solver == "sheth2015") return simulateSheth2015(args);
   if (args.solver == "viper") return simulateViper(args);
@@ -447,8 +450,28 @@ int simulate(const SimulateArgs& args) {
                                {"root_height", nlohmann::json::array()}, {"reference_root_height", nlohmann::json::array()},
                                {"fell", nlohmann::json::array()}};
     bool fell = false;
+    double maxTilt = 0;  // degrees: root orientation away from the reference's
+    // A shove: the whole body gains a velocity at the first frame at or after T.
+    bool pushPending = !args.push.empty();
+    double pushedAt = -1;
+    if (pushPending) {
+      if (args.push.size() != 4 || !std::all_of(args.push.begin(), args.push.end(), [](double x) { return std::isfinite(x); }))
+        throw InputError("--push", "needs four finite numbers T,VX,VY,VZ");
+      if (!(args.push[0] >= 0 && args.push[0] < run.seconds))
+        throw InputError("--push", "its time must lie within the run (0 to " + std::to_string(run.seconds) + " s)");
+    }
+    auto pushIfDue = [&] {
+      if (!pushPending || solver.time() + 0.5 * settings.dt < args.push[0]) return;
+      liu2013::Liu2013State s = solver.state();
+      liu2013::addRigidVelocity(solver.model(), s, Vec3(args.push[1], args.push[2], args.push[3]), Vec3::Zero(), Vec3::Zero());
+      solver.setState(s);
+      pushedAt = solver.time();
+      pushPending = false;
+    };
+    run.onFrame = pushIfDue;
     if (controller) {
       run.onFrame = [&] {
+        pushIfDue();
         const control::BodyFeatures sim = controlled.reference->features(solver.state().skeleton);
         const control::BodyFeatures ref =
             controlled.reference->features(controlled.policy->referenceTime(solver.time() - 0.5 * settings.dt));
@@ -461,6 +484,8 @@ int simulate(const SimulateArgs& args) {
         tracking["reference_root_height"].push_back(ref.rootPosition.y());
         tracking["fell"].push_back(c.fallen);
         fell = fell || c.fallen;
+        const Vec3 up = sim.rootRotation * ref.rootRotation.conjugate() * Vec3::UnitY();
+        maxTilt = std::max(maxTilt, std::acos(std::clamp(up.y(), -1.0, 1.0)) * 180 / M_PI);
       };
     }
     const RunRecord rec = runSimulation(solver, run);
@@ -491,11 +516,14 @@ int simulate(const SimulateArgs& args) {
       setup["controller_duration"] = controller->duration();
       setup["feedback"] = controlled.policy->feedback();
     }
+    if (!args.push.empty())
+      setup["push"] = {{"time", pushedAt}, {"velocity", {args.push[1], args.push[2], args.push[3]}}};
     std::string text = statsJson(rec, solver.solverName(), settings.dt, threads, setup.dump());
     if (controller) {
       nlohmann::json stats = nlohmann::json::parse(text);
       stats["tracking"] = tracking;
       stats["summary"]["fell"] = fell;
+      stats["summary"]["max_tilt_degrees"] = maxTilt;
       text = stats.dump();
     }
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
@@ -514,7 +542,9 @@ int simulate(const SimulateArgs& args) {
     if (!args.exportDir.empty()) std::cout << "wrote " << rec.surfaces.size() << " frames to " << args.exportDir << "\n";
     if (controller)
       std::cout << "controller '" << controller->name << "': " << (fell ? "the character fell" : "the character stayed up")
-                << ", final tracking cost " << (tracking["cost"].empty() ? 0.0 : tracking["cost"].back().get<double>()) << "\n";
+                << ", final tracking cost " << (tracking["cost"].empty() ? 0.0 : tracking["cost"].back().get<double>())
+                << ", max tilt " << maxTilt << " deg\n";
+    if (pushedAt >= 0) std::cout << "pushed at " << pushedAt << " s\n";
     if (!rec.stopped.empty()) {
       std::cerr << "sinew-cli: " << args.project << ": " << rec.stopped << "\n";
       return int(kBadInput);

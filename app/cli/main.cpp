@@ -165,6 +165,11 @@ int main(int argc, char** argv) {
   opt->add_option("--weights", optArgs.weights,
                   "Cost weights that differ from the defaults, as KEY=VALUE,... with keys pose, root, position, "
                   "endEffector, balance, velocity (defaults 1, 2, 1, 4, 8, 0.2)");
+  opt->add_option("--gains", optArgs.gains,
+                  "Balance feedback gains that differ from the defaults, as KEY=VALUE,... with keys ankle_tilt, "
+                  "ankle_balance, ankle_velocity, hip_tilt, hip_balance, hip_velocity (stance legs), swing_hip_balance, "
+                  "swing_hip_velocity (foot placement by a swinging leg's hip; negative puts the foot where the centre "
+                  "of mass goes) (defaults 3, 0, 0.2, 0, 0, 0, 0, 0)");
   opt->add_option("--pd-frequency", optArgs.pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));
   opt->add_option("--name", optArgs.name, "Controller name (default: clip and segment); replaces a controller of that name");
   opt->add_option("-o,--output", optArgs.output, "Project file to write (may be the input)")->required();
@@ -173,6 +178,11 @@ int main(int argc, char** argv) {
 
   sim->add_option("--controller", simArgs.controller, "Play a controller of the project (sinew-cli optimize) instead of a drive");
   sim->add_option("--feedback", simArgs.feedback, "With the controller's feedback policy: on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--push", simArgs.push,
+                  "T,VX,VY,VZ: a shove at T s that gives the whole body (VX, VY, VZ) m/s in the world (Liu 2013 solver; "
+                  "with a controller, its summary reports how far the character tilted)")
+      ->expected(4)
+      ->delimiter(',');
 
   try {
     app.parse(argc, argv);

@@ -1,6 +1,7 @@
 #include "ControllerPanel.h"
 
 #include "Commands.h"
+#include "control/Feedback.h"
 
 #include <QChart>
 #include <QChartView>
@@ -127,6 +128,14 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   balance_->setToolTip(tr("Correct the hips and ankles from the body's tilt and centre of mass while sampling, and save "
                           "that feedback with the controller (off: pure open-loop control, which this character "
                           "cannot stand with)"));
+  const control::BalanceGains gains = control::defaultBalanceGains();
+  swingBalance_ = doubleBox(search, "ctlSwingBalance", -5, 5, gains.swingHipBalance, 2, 0.1);
+  swingVelocity_ = doubleBox(search, "ctlSwingVelocity", -5, 5, gains.swingHipVelocity, 2, 0.1);
+  for (QDoubleSpinBox* b : {swingBalance_, swingVelocity_})
+    b->setToolTip(tr("Foot placement (with balance feedback): the gain of a swinging leg's hip on the centre of mass's "
+                     "%1 (off the reference's, rad per rad); negative swings the foot toward where the body goes, as "
+                     "SIMBICON does. 0: a swinging leg is not corrected")
+                      .arg(b == swingBalance_ ? tr("offset over the feet") : tr("velocity")));
   name_ = new QLineEdit(search);
   name_->setObjectName("ctlName");
   name_->setPlaceholderText(tr("clip and segment"));
@@ -143,6 +152,11 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   checks->addWidget(idInit_);
   checks->addWidget(balance_);
   sf->addRow(checks);
+  auto* swing = new QHBoxLayout;
+  swing->addWidget(swingBalance_);
+  swing->addWidget(new QLabel(tr("velocity"), search));
+  swing->addWidget(swingVelocity_);
+  sf->addRow(tr("Foot placement"), swing);
   sf->addRow(tr("Name"), name_);
   auto* buttons = new QHBoxLayout;
   run_ = new QPushButton(tr("Start"), search);
@@ -333,6 +347,8 @@ control::OptimizeSpec ControllerPanel::spec() const {
   o.timeScaling = timeScaling_->isChecked();
   o.idInit = idInit_->isChecked();
   o.feedback = balance_->isChecked();
+  o.balance.swingHipBalance = swingBalance_->value();
+  o.balance.swingHipVelocity = swingVelocity_->value();
   return s;
 }
 

@@ -58,7 +58,7 @@ class ControllerPanel : public QWidget {
   Log* log_;
   OptimizerSession* session_;
   QComboBox* clip_;
-  QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_;
+  QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_, *swingBalance_, *swingVelocity_;
   QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_;
   QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for

@@ -48,22 +48,45 @@ BalanceGains defaultBalanceGains() {
   return g;
 }
 
-std::vector<double> gainMatrix(const BalanceGains& g, const std::vector<int32_t>& joints,
-                               const ReferenceMotion& reference) {
+namespace {
+
+// Per joint (ankle or hip) its (tilt, balance, velocity) gains, isotropic in
+// the two horizontal axes.
+struct JointGains {
+  double tilt, balance, velocity;
+};
+
+template <class PerJoint>
+std::vector<double> isotropicGains(const std::vector<int32_t>& joints, const ReferenceMotion& reference,
+                                   PerJoint perJoint) {
   const int n = kFeedbackStateSize;
   std::vector<double> m(joints.size() * 3 * size_t(n), 0.0);
   const std::vector<int32_t>& feet = reference.feet();
   for (size_t j = 0; j < joints.size(); ++j) {
     const bool ankle = std::find(feet.begin(), feet.end(), joints[j]) != feet.end();
-    const double kt = ankle ? g.ankleTilt : g.hipTilt;
-    const double kb = ankle ? g.ankleBalance : g.hipBalance;
-    const double kv = ankle ? g.ankleVelocity : g.hipVelocity;
+    const JointGains k = perJoint(ankle);
     double* rx = &m[(3 * j + 0) * size_t(n)];  // omega_x from the x components
     double* rz = &m[(3 * j + 2) * size_t(n)];  // omega_z from the z components
-    rx[0] = kt, rx[2] = kb, rx[4] = kv;
-    rz[1] = kt, rz[3] = kb, rz[5] = kv;
+    rx[0] = k.tilt, rx[2] = k.balance, rx[4] = k.velocity;
+    rz[1] = k.tilt, rz[3] = k.balance, rz[5] = k.velocity;
   }
   return m;
+}
+
+}  // namespace
+
+std::vector<double> gainMatrix(const BalanceGains& g, const std::vector<int32_t>& joints,
+                               const ReferenceMotion& reference) {
+  return isotropicGains(joints, reference, [&](bool ankle) {
+    return ankle ? JointGains{g.ankleTilt, g.ankleBalance, g.ankleVelocity} : JointGains{g.hipTilt, g.hipBalance, g.hipVelocity};
+  });
+}
+
+std::vector<double> swingGainMatrix(const BalanceGains& g, const std::vector<int32_t>& joints,
+                                    const ReferenceMotion& reference) {
+  return isotropicGains(joints, reference, [&](bool ankle) {
+    return ankle ? JointGains{0, 0, 0} : JointGains{0, g.swingHipBalance, g.swingHipVelocity};
+  });
 }
 
 std::vector<Quat> applyFeedback(const dyn::ArticulatedModel& skeleton, const dyn::ArticulatedState& sim,
@@ -90,9 +113,10 @@ std::vector<Quat> applyFeedback(const dyn::ArticulatedModel& skeleton, const dyn
   return targets;
 }
 
-const std::vector<double>* windowGains(const FeedbackPolicy& policy, size_t window) {
-  if (policy.gains.empty()) return nullptr;
-  return &policy.gains[std::min(window, policy.gains.size() - 1)];
+const std::vector<double>* windowGains(const FeedbackPolicy& policy, size_t window, bool swing) {
+  const std::vector<std::vector<double>>& set = swing ? policy.swingGains : policy.gains;
+  if (set.empty()) return nullptr;
+  return &set[std::min(window, set.size() - 1)];
 }
 
 std::vector<bool> stanceLegs(const ReferenceMotion& reference, double t) {
@@ -116,18 +140,25 @@ std::vector<Quat> correctedTargets(const ReferenceMotion& reference, const dyn::
   if (!gains) return targets;
   const double u = steps > 0 ? double(step) / double(steps) : 0.0;
   const double t = w.referenceStart + u * w.referenceDuration;
-  // Only the legs the reference stands on correct (a swinging foot's ankle
-  // cannot push on the ground); with no foot down, all of them.
+  // The legs the reference stands on get the stance gains (a swinging foot's
+  // ankle cannot push on the ground), a leg it swings the swing gains (or
+  // none); with no foot down, all legs get the stance gains.
   const std::vector<bool> stance = stanceLegs(reference, t);
+  const std::vector<double>* swingGains = windowGains(policy, window, true);
   std::vector<double> g = *gains;
   const dyn::ArticulatedModel& body = reference.bodyModel();
   const std::vector<int32_t>& feet = reference.feet();
+  const size_t rows = 3 * kFeedbackStateSize;
   if (std::count(stance.begin(), stance.end(), true) > 0)
     for (size_t j = 0; j < policy.joints.size(); ++j)
       for (size_t f = 0; f < feet.size(); ++f) {
         bool inLeg = false;
         for (int32_t l = feet[f]; l > 0 && !inLeg; l = body.links[size_t(l)].parent) inLeg = l == policy.joints[j];
-        if (inLeg && !stance[f]) std::fill_n(g.begin() + long(3 * j * kFeedbackStateSize), 3 * kFeedbackStateSize, 0.0);
+        if (!inLeg || stance[f]) continue;
+        if (swingGains && swingGains->size() == g.size())
+          std::copy_n(swingGains->begin() + long(j * rows), rows, g.begin() + long(j * rows));
+        else
+          std::fill_n(g.begin() + long(j * rows), rows, 0.0);
       }
   return applyFeedback(skeleton, sim, targets, policy.joints, g, feedbackState(reference, sim, t),
                        referenceHeading(reference, t));
@@ -139,6 +170,7 @@ FeedbackPolicy uniformPolicy(const BalanceGains& g, const ReferenceMotion& refer
   p.stateSize = kFeedbackStateSize;
   p.period = period;
   p.gains.assign(windows, gainMatrix(g, p.joints, reference));
+  if (g.swingHipBalance != 0 || g.swingHipVelocity != 0) p.swingGains.assign(windows, swingGainMatrix(g, p.joints, reference));
   return p;
 }
 

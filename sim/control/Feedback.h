@@ -38,13 +38,23 @@ std::array<double, kFeedbackStateSize> feedbackState(const ReferenceMotion& refe
 // A gain matrix (3 * joints x stateSize, row-major) from per-joint-kind
 // scalars: ankles and hips each get tilt, balance and velocity gains acting
 // isotropically on the two horizontal axes.
+//
+// The swing-hip gains place a swinging foot (as SIMBICON does): they act on
+// the hip of a leg the reference swings while the other stands. With the
+// sign convention above a negative gain swings the foot toward where the
+// centre of mass goes (ahead of the support: the foot further forward).
 struct BalanceGains {
   double ankleTilt = 0, ankleBalance = 0, ankleVelocity = 0;
   double hipTilt = 0, hipBalance = 0, hipVelocity = 0;
+  double swingHipBalance = 0, swingHipVelocity = 0;
   bool operator==(const BalanceGains&) const = default;
 };
 std::vector<double> gainMatrix(const BalanceGains& g, const std::vector<int32_t>& joints,
                                const ReferenceMotion& reference);
+// The same layout for the joints of a swinging leg: only the hips, with the
+// swing-hip gains (all zero when both swing-hip gains are).
+std::vector<double> swingGainMatrix(const BalanceGains& g, const std::vector<int32_t>& joints,
+                                    const ReferenceMotion& reference);
 // The default gains (this character kind: an ankle strategy).
 BalanceGains defaultBalanceGains();
 
@@ -58,12 +68,15 @@ std::vector<Quat> applyFeedback(const dyn::ArticulatedModel& skeleton, const dyn
 // The heading (yaw only) of the reference at reference time t.
 Quat referenceHeading(const ReferenceMotion& reference, double t);
 
-// A policy's gains for window k (an empty policy: none).
-const std::vector<double>* windowGains(const FeedbackPolicy& policy, size_t window);
+// A policy's gains for window k (an empty policy: none), for the legs the
+// reference stands on or (swing) for a leg it swings (none when the policy has
+// no swing gains).
+const std::vector<double>* windowGains(const FeedbackPolicy& policy, size_t window, bool swing = false);
 
 // Which of the reference's feet (reference.feet() order) are down at time t:
-// the sole within kStanceHeight of the ground (y = 0). The correction acts on
-// the legs the reference stands on (all of them when none is down).
+// the sole within kStanceHeight of the ground (y = 0). The stance gains act on
+// the legs the reference stands on (all of them when none is down), the swing
+// gains on the others.
 inline constexpr double kStanceHeight = 0.03;  // m
 std::vector<bool> stanceLegs(const ReferenceMotion& reference, double t);
 

@@ -40,7 +40,7 @@ std::string specToJson(const OptimizeSpec& s) {
          {"feedbackPeriod", o.feedbackPeriod},
          {"balanceGains",
           {o.balance.ankleTilt, o.balance.ankleBalance, o.balance.ankleVelocity, o.balance.hipTilt, o.balance.hipBalance,
-           o.balance.hipVelocity}},
+           o.balance.hipVelocity, o.balance.swingHipBalance, o.balance.swingHipVelocity}},
          {"weights",
           {{"pose", w.pose}, {"root", w.root}, {"position", w.position}, {"endEffector", w.endEffector},
            {"balance", w.balance}, {"velocity", w.velocity}}}};
@@ -77,8 +77,8 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("feedbackPeriod", o.feedbackPeriod);
     if (j.contains("balanceGains")) {
       const auto g = j.at("balanceGains").get<std::vector<double>>();
-      if (g.size() != 6) throw InputError(context, "balanceGains needs 6 numbers");
-      o.balance = {g[0], g[1], g[2], g[3], g[4], g[5]};
+      if (g.size() != 6 && g.size() != 8) throw InputError(context, "balanceGains needs 6 or 8 numbers");
+      o.balance = {g[0], g[1], g[2], g[3], g[4], g[5], g.size() > 6 ? g[6] : 0.0, g.size() > 6 ? g[7] : 0.0};
     }
     if (j.contains("weights")) {
       const json& w = j.at("weights");
@@ -440,7 +440,10 @@ FeedbackFitResult fitFeedback(const Project& project, ControllerObject& controll
   std::array<double, 6> best = {initial.ankleTilt, initial.ankleBalance, initial.ankleVelocity,
                                 initial.hipTilt, initial.hipBalance, initial.hipVelocity};
   const std::array<double, 6> step0 = {1.0, 0.5, 0.1, 0.5, 0.5, 0.1};
-  auto gains = [](const std::array<double, 6>& a) { return BalanceGains{a[0], a[1], a[2], a[3], a[4], a[5]}; };
+  // The stance gains are fitted; the swing-hip gains are kept as given.
+  auto gains = [&](const std::array<double, 6>& a) {
+    return BalanceGains{a[0], a[1], a[2], a[3], a[4], a[5], initial.swingHipBalance, initial.swingHipVelocity};
+  };
   result.initial = initial;
   double bestScore = result.initialScore = score(initial);
   const int total = o.sweeps * 12;

@@ -189,6 +189,12 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
                      {"period", c.feedback.period},
                      {"gains", blobs.add(gains.data(), gains.size(),
                                          {c.feedback.gains.size(), 3 * c.feedback.joints.size(), size_t(c.feedback.stateSize)})}};
+    if (!c.feedback.swingGains.empty()) {
+      std::vector<double> swing;
+      for (const auto& g : c.feedback.swingGains) swing.insert(swing.end(), g.begin(), g.end());
+      o["feedback"]["swingGains"] = blobs.add(swing.data(), swing.size(),
+                                              {c.feedback.swingGains.size(), 3 * c.feedback.joints.size(), size_t(c.feedback.stateSize)});
+    }
   }
   return o;
 }
@@ -429,6 +435,12 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
     if (size == 0 || gains.size() != size * o.windows.size()) throw InputError(path, ctx + ": the feedback gains do not match");
     for (size_t k = 0; k < o.windows.size(); ++k)
       o.feedback.gains.emplace_back(gains.begin() + long(k * size), gains.begin() + long((k + 1) * size));
+    if (f.contains("swingGains")) {
+      const std::vector<double> swing = blobs.read<double>(f.at("swingGains"), size_t(std::max(o.feedback.stateSize, 1)), ctx + " feedback swing gains");
+      if (swing.size() != size * o.windows.size()) throw InputError(path, ctx + ": the feedback swing-leg gains do not match");
+      for (size_t k = 0; k < o.windows.size(); ++k)
+        o.feedback.swingGains.emplace_back(swing.begin() + long(k * size), swing.begin() + long((k + 1) * size));
+    }
   }
   return o;
 }

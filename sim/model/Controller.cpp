@@ -44,11 +44,14 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
     for (int32_t j : feedback.joints)
       if (j <= 0 || size_t(j) >= jointCount) throw InputError(context, what + ": feedback joint " + std::to_string(j) + " is not a driven joint of the skeleton");
     const size_t size = 3 * feedback.joints.size() * size_t(std::max(0, feedback.stateSize));
-    for (const auto& g : feedback.gains) {
-      if (g.size() != size) throw InputError(context, what + ": a feedback gain matrix has the wrong size");
-      for (double x : g)
-        if (!std::isfinite(x)) throw InputError(context, what + ": a feedback gain is not finite");
-    }
+    if (!feedback.swingGains.empty() && feedback.swingGains.size() != windows.size())
+      throw InputError(context, what + ": feedback has a swing-leg gain matrix per window, or none");
+    for (const auto* set : {&feedback.gains, &feedback.swingGains})
+      for (const auto& g : *set) {
+        if (g.size() != size) throw InputError(context, what + ": a feedback gain matrix has the wrong size");
+        for (double x : g)
+          if (!std::isfinite(x)) throw InputError(context, what + ": a feedback gain is not finite");
+      }
   }
 }
 

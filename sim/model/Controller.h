@@ -31,6 +31,9 @@ struct FeedbackPolicy {
   int32_t stateSize = 0;                        // rows of s
   double period = 0.01;                         // s between corrections
   std::vector<std::vector<double>> gains;       // per window: (3 * joints.size()) x stateSize, row-major
+  // Per window, the same layout: the gains for the joints of a leg the
+  // reference swings (foot placement). Empty: a swinging leg is not corrected.
+  std::vector<std::vector<double>> swingGains;
   bool operator==(const FeedbackPolicy&) const = default;
   bool empty() const { return gains.empty(); }
 };

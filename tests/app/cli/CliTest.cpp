@@ -453,6 +453,38 @@ TEST(CliSimulate, ABoxColliderHoldsTheCharacterLikeTheGround) {
   EXPECT_NEAR(start - falling, 0.5 * 9.81 * 0.2 * 0.2, 1e-3) << "free fall for 0.2 s";
 }
 
+// --push T,VX,VY,VZ shoves the whole body: in free fall (no ground within
+// reach) its centre of mass then moves sideways at exactly that speed; a push
+// outside the run, or with another solver, is refused by name.
+TEST(CliSimulate, PushGivesTheWholeBodyAVelocity) {
+  const TempDir dir;
+  const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  auto run = [&](std::vector<std::string> extra) {
+    const std::string stats = dir.file("s.json");
+    std::vector<std::string> args = {"simulate", project, "--seconds", "0.1", "--threads", "1", "--ground-height", "-2",
+                                     "--stats-json", stats};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    return json::parse(test::readBytes(stats));
+  };
+  const json still = run({}), pushed = run({"--push", "0.05,0.5,0,0"});
+  const json& setup = pushed["summary"]["setup"];
+  ASSERT_TRUE(setup.contains("push")) << setup.dump();
+  EXPECT_NEAR(setup["push"]["time"].get<double>(), 0.05, 1e-9);
+  const double moved = pushed["center_of_mass"].back()[0].get<double>() - still["center_of_mass"].back()[0].get<double>();
+  EXPECT_NEAR(moved, 0.5 * 0.05, 1e-4) << "0.5 m/s for the last 0.05 s";
+  EXPECT_NEAR(pushed["center_of_mass"][3][0].get<double>(), still["center_of_mass"][3][0].get<double>(), 1e-12)
+      << "nothing changes before the push";
+
+  const ProcessResult late = cli(dir, {"simulate", project, "--seconds", "0.1", "--push", "0.5,1,0,0"});
+  EXPECT_EQ(late.exitCode, 2);
+  EXPECT_NE(late.err.find("--push"), std::string::npos) << late.err;
+  const ProcessResult viper = cli(dir, {"simulate", project, "--solver", "viper", "--push", "0,1,0,0"});
+  EXPECT_EQ(viper.exitCode, 2);
+  EXPECT_NE(viper.err.find("liu2013"), std::string::npos) << viper.err;
+}
+
 // The materials saved with the project are the ones simulated; a flag
 // overrides the flesh.
 TEST(CliSimulate, UsesTheProjectsMaterials) {

@@ -653,6 +653,7 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
   panel->findChild<QSpinBox*>("ctlRounds")->setValue(2);
   panel->findChild<QSpinBox*>("ctlThreads")->setValue(2);
+  panel->findChild<QDoubleSpinBox*>("ctlSwingBalance")->setValue(-0.5);  // foot placement
   panel->findChild<QLineEdit*>("ctlName")->setText("walk start");
   auto* run = panel->findChild<QPushButton*>("ctlRun");
   QTest::mouseClick(run, Qt::LeftButton);
@@ -677,6 +678,7 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.rounds, 2) << made.settings;
   EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlBalance")->isChecked());
   EXPECT_FALSE(made.feedback.empty()) << "searched with balance feedback: the controller keeps it";
+  EXPECT_EQ(made.feedback.swingGains.size(), made.feedback.gains.size()) << "foot placement kept with it";
   EXPECT_EQ(int(made.windows.size()), series->count());
   panel->grab().save("/tmp/sinew-control-panel.png");
 

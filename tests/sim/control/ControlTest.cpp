@@ -188,6 +188,68 @@ TEST(Feedback, StateIsZeroOnTheReferenceAndCorrectionsTurnTheJointsAsAsked) {
   EXPECT_TRUE(applyFeedback(m.skeleton, tilted, tilted.rotation, joints, {}, s, heading) == tilted.rotation);
 }
 
+// Foot placement: while the reference swings one leg, the stance leg gets the
+// stance gains and the swinging leg's hip the swing gains (its ankle
+// nothing); a policy without swing gains leaves the swinging leg alone; the
+// swing gains survive the project file.
+TEST(Feedback, SwingingLegIsCorrectedOnlyAtItsHipByTheSwingGains) {
+  const liu2013::Liu2013Model& m = *model();
+  const Skeleton& skel = riggedHumanoid().skeleton->skeleton;
+  const dyn::ArticulatedModel& body = m.skeleton;
+  std::vector<Vec3> roots(5, m.linkRest[0].translation);
+  std::vector<std::vector<Quat>> rotations(5, dyn::restState(body).rotation);
+  {
+    const ReferenceMotion standing(m, skeletonAnimationClip(skel, roots, rotations, 0.05));
+    const int32_t foot = standing.feet()[0];
+    const int32_t hip = body.links[size_t(body.links[size_t(foot)].parent)].parent;
+    for (auto& r : rotations) r[size_t(hip)] = Quat(Eigen::AngleAxisd(-0.7, Vec3::UnitX())) * r[size_t(hip)];
+  }
+  const ReferenceMotion reference(m, skeletonAnimationClip(skel, roots, rotations, 0.05));
+  const double t = 0.1;
+  const std::vector<bool> stance = stanceLegs(reference, t);
+  ASSERT_EQ(stance, (std::vector<bool>{false, true})) << "the reference should lift its first foot";
+  const std::vector<int32_t>& feet = reference.feet();
+  const int32_t swingAnkle = feet[0], stanceAnkle = feet[1];
+  auto hipOf = [&](int32_t f) { return body.links[size_t(body.links[size_t(f)].parent)].parent; };
+  const int32_t swingHip = hipOf(swingAnkle), stanceHip = hipOf(stanceAnkle);
+
+  dyn::ArticulatedState sim = reference.state(t);
+  sim.rotation[0] = (Quat(Eigen::AngleAxisd(0.05, Vec3::UnitX()) * Eigen::AngleAxisd(-0.03, Vec3::UnitZ())) * sim.rotation[0]).normalized();
+  const auto s = feedbackState(reference, sim, t);
+  ASSERT_GT(std::abs(s[2]) + std::abs(s[3]), 1e-3);  // the centre of mass moved off the support
+
+  BalanceGains g = defaultBalanceGains();
+  g.swingHipBalance = -0.5;
+  g.swingHipVelocity = -0.2;
+  const FeedbackPolicy policy = uniformPolicy(g, reference, 1, 0.01);
+  ASSERT_EQ(policy.swingGains.size(), 1u);
+  ControlWindow w;
+  w.referenceStart = 0;
+  w.referenceDuration = 0.2;
+  const std::vector<Quat> targets = sim.rotation;
+  const std::vector<Quat> corrected = correctedTargets(reference, body, policy, w, 0, targets, 2, 4, sim);
+
+  EXPECT_TRUE(corrected[size_t(swingAnkle)] == targets[size_t(swingAnkle)]);  // a swinging ankle cannot push
+  EXPECT_TRUE(corrected[size_t(stanceHip)] == targets[size_t(stanceHip)]);    // stance hip gains are zero
+  EXPECT_GT(angle(corrected[size_t(stanceAnkle)], targets[size_t(stanceAnkle)]), 0.1);  // 3 x the tilt
+  // The swinging hip turns in the world by H G_swing s.
+  const Quat heading = referenceHeading(reference, t);
+  const Vec3 omega = heading * Vec3(g.swingHipBalance * s[2] + g.swingHipVelocity * s[4], 0,
+                                    g.swingHipBalance * s[3] + g.swingHipVelocity * s[5]);
+  dyn::ArticulatedState after = sim;
+  after.rotation = corrected;
+  const auto before = dyn::forwardKinematics(body, sim), now = dyn::forwardKinematics(body, after);
+  EXPECT_GT(omega.norm(), 1e-3);
+  EXPECT_LT(angle(now.pose[size_t(swingHip)].rotation, fromRotationVector(omega) * before.pose[size_t(swingHip)].rotation), 1e-12);
+
+  // Without swing gains the swinging leg is left alone.
+  const FeedbackPolicy stanceOnly = uniformPolicy(defaultBalanceGains(), reference, 1, 0.01);
+  EXPECT_TRUE(stanceOnly.swingGains.empty());
+  const std::vector<Quat> plain = correctedTargets(reference, body, stanceOnly, w, 0, targets, 2, 4, sim);
+  EXPECT_TRUE(plain[size_t(swingHip)] == targets[size_t(swingHip)]);
+  EXPECT_TRUE(plain[size_t(stanceAnkle)] == corrected[size_t(stanceAnkle)]);
+}
+
 // Fitting the feedback gains from pushed rollouts: the same gains for any
 // thread count, and the controller carries them afterwards.
 TEST(Feedback, FitFromPushedRolloutsIsDeterministic) {

@@ -461,6 +461,8 @@ TEST(ProjectFile, ControllersRoundTrip) {
     std::vector<double> g(6 * 5);
     for (size_t i = 0; i < g.size(); ++i) g[i] = std::sin(double(i * 7 + w));
     c.feedback.gains.push_back(g);
+    for (double& x : g) x = -0.5 * x;
+    c.feedback.swingGains.push_back(g);  // foot placement: optional, same shape
   }
   c.settings = R"({"samples":200,"seed":7})";
   p.controllers.push_back(c);
@@ -471,6 +473,13 @@ TEST(ProjectFile, ControllersRoundTrip) {
   EXPECT_TRUE(back.controllers[0] == c);
   saveProject(back, dir.file("again.sinew"));
   EXPECT_EQ(readBytes(dir.file("again.sinew")), readBytes(path));
+
+  // Swing gains for some windows only are refused.
+  p.controllers[0].feedback.swingGains.pop_back();
+  EXPECT_THROW(p.validate("swing gains"), InputError);
+  p.controllers[0].feedback.swingGains.clear();  // none: fine, and not written
+  saveProject(p, dir.file("noswing.sinew"));
+  EXPECT_TRUE(loadProject(dir.file("noswing.sinew")).controllers[0].feedback.swingGains.empty());
 
   // A window whose targets do not cover the skeleton is named.
   p.controllers[0].windows[1].targets.pop_back();
