@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
                   "Balance feedback gains that differ from the defaults, as KEY=VALUE,... with keys ankle_tilt, "
                   "ankle_balance, ankle_velocity, hip_tilt, hip_balance, hip_velocity (stance legs), swing_hip_balance, "
                   "swing_hip_velocity (foot placement by a swinging leg's hip; negative puts the foot where the centre "
-                  "of mass goes) (defaults 3, 0, 0.2, 0, 0, 0, 0, 0)");
+                  "of mass goes) (defaults 3, 0, 0.2, 0, 0, 0, -0.5, -1)");
   opt->add_option("--pd-frequency", optArgs.pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));
   opt->add_option("--name", optArgs.name, "Controller name (default: clip and segment); replaces a controller of that name");
   opt->add_option("-o,--output", optArgs.output, "Project file to write (may be the input)")->required();

@@ -45,6 +45,12 @@ BalanceGains defaultBalanceGains() {
   BalanceGains g;
   g.ankleTilt = 3;
   g.ankleVelocity = 0.2;
+  // Foot placement: on the project's "Walk in place" (0-2 s, 150 samples,
+  // seed 1) these end at cost 0.18 with no sample of the last window
+  // falling; without foot placement every sample of window 20 falls, and with
+  // (-0.5, -0.2) the character walks off backward (cost 1.55).
+  g.swingHipBalance = -0.5;
+  g.swingHipVelocity = -1.0;
   return g;
 }
 

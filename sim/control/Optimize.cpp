@@ -290,7 +290,9 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   c.pdFrequency = spec.pdFrequency;
   c.windows = search.best();
   c.feedback = search.problem().feedback;
+  // A stopped search keeps the windows done, and their gains.
   if (!c.feedback.empty()) c.feedback.gains.resize(c.windows.size());
+  if (!c.feedback.swingGains.empty()) c.feedback.swingGains.resize(c.windows.size());
   c.settings = specToJson(spec);
   (void)project;
   return c;

@@ -221,6 +221,7 @@ TEST(Feedback, SwingingLegIsCorrectedOnlyAtItsHipByTheSwingGains) {
   BalanceGains g = defaultBalanceGains();
   g.swingHipBalance = -0.5;
   g.swingHipVelocity = -0.2;
+  EXPECT_LT(defaultBalanceGains().swingHipVelocity, 0) << "foot placement is on by default";
   const FeedbackPolicy policy = uniformPolicy(g, reference, 1, 0.01);
   ASSERT_EQ(policy.swingGains.size(), 1u);
   ControlWindow w;
@@ -243,7 +244,9 @@ TEST(Feedback, SwingingLegIsCorrectedOnlyAtItsHipByTheSwingGains) {
   EXPECT_LT(angle(now.pose[size_t(swingHip)].rotation, fromRotationVector(omega) * before.pose[size_t(swingHip)].rotation), 1e-12);
 
   // Without swing gains the swinging leg is left alone.
-  const FeedbackPolicy stanceOnly = uniformPolicy(defaultBalanceGains(), reference, 1, 0.01);
+  BalanceGains noSwing = g;
+  noSwing.swingHipBalance = noSwing.swingHipVelocity = 0;
+  const FeedbackPolicy stanceOnly = uniformPolicy(noSwing, reference, 1, 0.01);
   EXPECT_TRUE(stanceOnly.swingGains.empty());
   const std::vector<Quat> plain = correctedTargets(reference, body, stanceOnly, w, 0, targets, 2, 4, sim);
   EXPECT_TRUE(plain[size_t(swingHip)] == targets[size_t(swingHip)]);
