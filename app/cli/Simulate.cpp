@@ -448,7 +448,7 @@ int simulate(const SimulateArgs& args) {
     nlohmann::json tracking = {{"time", nlohmann::json::array()}, {"cost", nlohmann::json::array()},
                                {"pose_error", nlohmann::json::array()}, {"root_position_error", nlohmann::json::array()},
                                {"root_height", nlohmann::json::array()}, {"reference_root_height", nlohmann::json::array()},
-                               {"fell", nlohmann::json::array()}};
+                               {"tilt_degrees", nlohmann::json::array()}, {"fell", nlohmann::json::array()}};
     bool fell = false;
     double maxTilt = 0;  // degrees: root orientation away from the reference's
     // A shove: the whole body gains a velocity at the first frame at or after T.
@@ -468,26 +468,27 @@ int simulate(const SimulateArgs& args) {
       pushedAt = solver.time();
       pushPending = false;
     };
-    run.onFrame = pushIfDue;
-    if (controller) {
-      run.onFrame = [&] {
-        pushIfDue();
-        const control::BodyFeatures sim = controlled.reference->features(solver.state().skeleton);
-        const control::BodyFeatures ref =
-            controlled.reference->features(controlled.policy->referenceTime(solver.time() - 0.5 * settings.dt));
-        const control::CostTerms c = control::trackingCost(sim, ref, {});
-        tracking["time"].push_back(solver.time());
-        tracking["cost"].push_back(c.total);
-        tracking["pose_error"].push_back(c.pose);
-        tracking["root_position_error"].push_back(std::sqrt(c.position));
-        tracking["root_height"].push_back(sim.rootPosition.y());
-        tracking["reference_root_height"].push_back(ref.rootPosition.y());
-        tracking["fell"].push_back(c.fallen);
-        fell = fell || c.fallen;
-        const Vec3 up = sim.rootRotation * ref.rootRotation.conjugate() * Vec3::UnitY();
-        maxTilt = std::max(maxTilt, std::acos(std::clamp(up.y(), -1.0, 1.0)) * 180 / M_PI);
-      };
-    }
+    auto track = [&] {
+      const control::BodyFeatures sim = controlled.reference->features(solver.state().skeleton);
+      const control::BodyFeatures ref =
+          controlled.reference->features(controlled.policy->referenceTime(solver.time() - 0.5 * settings.dt));
+      const control::CostTerms c = control::trackingCost(sim, ref, {});
+      const double tilt = control::tiltDegrees(sim, ref);
+      tracking["time"].push_back(solver.time());
+      tracking["cost"].push_back(c.total);
+      tracking["pose_error"].push_back(c.pose);
+      tracking["root_position_error"].push_back(std::sqrt(c.position));
+      tracking["root_height"].push_back(sim.rootPosition.y());
+      tracking["reference_root_height"].push_back(ref.rootPosition.y());
+      tracking["tilt_degrees"].push_back(tilt);
+      tracking["fell"].push_back(c.fallen);
+      fell = fell || c.fallen;
+      maxTilt = std::max(maxTilt, tilt);
+    };
+    run.onFrame = [&] {
+      pushIfDue();
+      if (controller) track();
+    };
     const RunRecord rec = runSimulation(solver, run);
 
     const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());

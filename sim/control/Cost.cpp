@@ -1,8 +1,17 @@
 #include "control/Cost.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sinew::control {
+namespace {
+
+// The reference's up, carried by the root's orientation error.
+Vec3 upOfTheError(const BodyFeatures& sim, const BodyFeatures& ref) {
+  return sim.rootRotation * ref.rootRotation.conjugate() * Vec3::UnitY();
+}
+
+}  // namespace
 
 CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const CostWeights& w) {
   CostTerms c;
@@ -20,12 +29,15 @@ CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const C
   sb.y() = rb.y() = 0;
   c.balance = (sb - rb).squaredNorm();
   c.velocity = (sim.centerOfMassVelocity - ref.centerOfMassVelocity).squaredNorm();
-  const Vec3 up = sim.rootRotation * ref.rootRotation.conjugate() * Vec3::UnitY();  // the reference's up, carried by the error
-  c.fallen = sim.rootPosition.y() < 0.4 * ref.rootPosition.y() || up.y() < std::cos(60 * M_PI / 180);
+  c.fallen = sim.rootPosition.y() < 0.4 * ref.rootPosition.y() || upOfTheError(sim, ref).y() < std::cos(60 * M_PI / 180);
   c.total = w.pose * c.pose + w.root * c.root + w.position * c.position + w.endEffector * c.endEffector +
             w.balance * c.balance + w.velocity * c.velocity + (c.fallen ? kFallenCost : 0.0);
   if (!std::isfinite(c.total)) c.total = 1e30, c.fallen = true;
   return c;
+}
+
+double tiltDegrees(const BodyFeatures& sim, const BodyFeatures& ref) {
+  return std::acos(std::clamp(upOfTheError(sim, ref).y(), -1.0, 1.0)) * 180 / M_PI;
 }
 
 }  // namespace sinew::control

@@ -29,4 +29,9 @@ inline constexpr double kFallenCost = 100;
 
 CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const CostWeights& w);
 
+// How far the body leans away from the reference, in degrees: the angle
+// between world up and up carried by the root's orientation error (the
+// fallen test above is this angle past 60 degrees).
+double tiltDegrees(const BodyFeatures& sim, const BodyFeatures& ref);
+
 }  // namespace sinew::control

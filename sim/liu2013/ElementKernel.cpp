@@ -186,6 +186,22 @@ void computeElements(const ElementBlocks& e, size_t firstBlock, size_t lastBlock
       V k;
       for (int l = 0; l < kLanes; ++l) k[l] = in.limiterStiffness[elem[l]];
       const V excess = j - jMin;
+      if (in.limiterBudget) {
+        // Along x the limiter is as stiff as k |dJ/dx|^2 (its Gauss-Newton
+        // part), with dJ/dx = cof(F) Bm^-T per corner. A squashed element that
+        // is also stretched across has a large cofactor, and a k that fits the
+        // explicit step at rest then no longer does: k is capped to the budget.
+        M grad;
+        mulNT(cf, bmInv, grad);                         // dJ/dx of corners 1..3 (columns)
+        V curvature = squaredNorm(grad);
+        for (int r = 0; r < 3; ++r) {
+          const V corner0 = grad(r, 0) + grad(r, 1) + grad(r, 2);
+          curvature += corner0 * corner0;
+        }
+        V budget;
+        for (int l = 0; l < kLanes; ++l) budget[l] = in.limiterBudget[elem[l]];
+        k = select(k * curvature > budget, budget / curvature, k);
+      }
       for (int c = 0; c < 9; ++c) stress.a[c] = select(limited, stress.a[c] + k * excess * cf.a[c], stress.a[c]);
       energy = select(limited, energy + 0.5 * k * excess * excess, energy);
     }

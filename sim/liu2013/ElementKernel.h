@@ -43,6 +43,11 @@ struct ElementInput {
   const Vec3* v = nullptr;           // node velocities (Rayleigh damping)
   const Vec3* reference = nullptr;   // skinned reference positions x~ (plasticity)
   const double* limiterStiffness = nullptr;  // per element
+  // Per element: the most the limiter's stiffness k |dJ/dx|^2 (summed over
+  // the corners) may reach, so that the explicit step stays stable while the
+  // element is deformed (null: no cap; the solver sets 3 m / (h^2 V), m the
+  // element's lightest node).
+  const double* limiterBudget = nullptr;
   bool plasticity = true;
   bool rayleigh = false;
   double rayleighStiffness = 0;      // beta

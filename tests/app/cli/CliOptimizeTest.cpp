@@ -6,6 +6,8 @@
 #include "io/ProjectFile.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 namespace sinew {
@@ -93,6 +95,14 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
     EXPECT_FALSE(t["fell"][i].get<bool>()) << "at " << t["time"][i];
     EXPECT_LT(t["root_position_error"][i].get<double>(), 0.15) << "at " << t["time"][i];
   }
+  // The summary's largest tilt is the largest of the frames', and upright.
+  ASSERT_EQ(t["tilt_degrees"].size(), t["time"].size());
+  double maxTilt = 0;
+  for (const json& x : t["tilt_degrees"]) maxTilt = std::max(maxTilt, x.get<double>());
+  EXPECT_EQ(r["summary"]["max_tilt_degrees"].get<double>(), maxTilt);
+  EXPECT_GT(maxTilt, 0.0);
+  EXPECT_LT(maxTilt, 60.0) << "the fallen test's angle";
+  EXPECT_NE(s.out.find("max tilt"), std::string::npos) << s.out;
 }
 
 TEST(CliOptimize, InterruptKeepsTheWindowsDone) {

@@ -1,9 +1,13 @@
-// A controller built by the sampling search for a real motion-capture
-// segment (CMU 01_01, the first second: standing, shifting its weight before
-// the first jump) on the shipped example character: its replay stays upright
-// and tracks the reference within stated errors, replays bit for bit, and its
-// balance feedback absorbs a push that throws the open-loop replay much
-// further (Liu et al. 2013, Section 5; feedback after Liu et al. 2012).
+// Controllers built by the sampling search on the shipped example character
+// (Liu et al. 2013, Section 5; feedback after Liu et al. 2012):
+// - a standing segment of real motion capture (CMU 01_01, the first second:
+//   standing, shifting its weight before the first jump), searched here: its
+//   replay stays upright and tracks the reference within stated errors,
+//   replays bit for bit, and its balance feedback absorbs a push that throws
+//   the open-loop replay much further;
+// - a periodic segment (the example's "Walk in place" clip, 0-2 s), searched
+//   with foot placement and committed in projects/humanoid/humanoid-walk.sinew:
+//   with its feedback it rides out shoves from four sides; open loop it falls.
 // Release only (label "physics"): about a minute and a half on 2 AVX-512 cores,
 // five and a half minutes on 2 AVX2-only cores (Zen 3), hence its 1200 s timeout.
 #include "control/Optimize.h"
@@ -27,7 +31,12 @@ struct Replay {
   liu2013::Liu2013State end;
 };
 
-Replay replay(const Project& project, const ControllerObject& c, bool feedback, double push) {
+struct Push {
+  double time = 0;             // s
+  Vec3 velocity = Vec3::Zero();  // m/s given to the whole body (the character faces +Z)
+};
+
+Replay replay(const Project& project, const ControllerObject& c, bool feedback, const Push& push) {
   liu2013::Settings physics;
   liu2013::applyScene(project.simulation, physics);
   physics.threads = 1;
@@ -35,11 +44,11 @@ Replay replay(const Project& project, const ControllerObject& c, bool feedback, 
   liu2013::Liu2013Solver& sim = *run.solver;
   Replay r;
   int samples = 0;
-  const int steps = int(std::lround(c.duration() / physics.dt)), pushAt = int(std::lround(0.2 / physics.dt));
+  const int steps = int(std::lround(c.duration() / physics.dt)), pushAt = int(std::lround(push.time / physics.dt));
   for (int i = 0; i < steps; ++i) {
-    if (i == pushAt && push != 0) {  // a shove from behind: the whole body gains `push` m/s forward
+    if (i == pushAt && push.velocity != Vec3::Zero()) {
       liu2013::Liu2013State s = sim.state();
-      liu2013::addRigidVelocity(sim.model(), s, Vec3(0, 0, push), Vec3::Zero(), Vec3::Zero());
+      liu2013::addRigidVelocity(sim.model(), s, push.velocity, Vec3::Zero(), Vec3::Zero());
       sim.setState(s);
     }
     sim.step();
@@ -47,8 +56,7 @@ Replay replay(const Project& project, const ControllerObject& c, bool feedback, 
       const BodyFeatures now = run.reference->features(sim.state().skeleton);
       const BodyFeatures ref = run.reference->features(run.policy->referenceTime(sim.time()));
       const CostTerms cost = trackingCost(now, ref, {});
-      const Vec3 up = now.rootRotation * ref.rootRotation.conjugate() * Vec3::UnitY();
-      r.maxTiltDegrees = std::max(r.maxTiltDegrees, std::acos(std::clamp(up.y(), -1.0, 1.0)) * 180 / M_PI);
+      r.maxTiltDegrees = std::max(r.maxTiltDegrees, tiltDegrees(now, ref));
       r.meanRootError += std::sqrt(cost.position);
       r.meanPoseError += cost.pose;
       r.fell = r.fell || cost.fallen;
@@ -78,7 +86,7 @@ TEST(ControllerQuality, StandingSegmentStaysUprightTracksAndAbsorbsAPush) {
   const ControllerObject c = makeControllerObject(project, spec, prepared, search, "stand");
   ASSERT_FALSE(c.feedback.empty());
 
-  const Replay a = replay(project, c, true, 0), b = replay(project, c, true, 0);
+  const Replay a = replay(project, c, true, {}), b = replay(project, c, true, {});
   EXPECT_TRUE(a.end == b.end) << "two replays differ";
   std::printf("replay with feedback: max tilt %.1f deg, mean root error %.3f m, mean pose error %.4f rad^2\n",
               a.maxTiltDegrees, a.meanRootError, a.meanPoseError);
@@ -89,12 +97,42 @@ TEST(ControllerQuality, StandingSegmentStaysUprightTracksAndAbsorbsAPush) {
 
   // A push of 0.6 m/s forward at 0.2 s: the feedback keeps the tilt far
   // smaller than the open-loop replay of the same windows.
-  const Replay pushed = replay(project, c, true, 0.6), openLoop = replay(project, c, false, 0.6);
+  const Push shove{0.2, Vec3(0, 0, 0.6)};
+  const Replay pushed = replay(project, c, true, shove), openLoop = replay(project, c, false, shove);
   std::printf("pushed 0.6 m/s: max tilt %.1f deg with feedback, %.1f deg open loop\n", pushed.maxTiltDegrees,
               openLoop.maxTiltDegrees);
   EXPECT_FALSE(pushed.fell);
   EXPECT_LT(pushed.maxTiltDegrees, 40.0);
   EXPECT_LT(pushed.maxTiltDegrees, 0.75 * openLoop.maxTiltDegrees);
+}
+
+// The periodic segment. Its controller is committed, made by
+// `sinew-cli optimize projects/humanoid/humanoid-rigged.sinew --clip "Walk in place"
+// --start 0 --end 2 --samples 150 --seed 1 -o projects/humanoid/humanoid-walk.sinew`
+// (about 12 minutes on this machine; docs/PERFORMANCE.md), so that this test
+// only replays it.
+TEST(ControllerQuality, WalkInPlaceRidesOutShovesOnlyWithFeedback) {
+  const Project project = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-walk.sinew");
+  ASSERT_EQ(project.controllers.size(), 1u);
+  const ControllerObject& c = project.controllers[0];
+  ASSERT_FALSE(c.feedback.swingGains.empty()) << "searched with foot placement";
+
+  const Replay steady = replay(project, c, true, {}), openLoop = replay(project, c, false, {});
+  std::printf("walk in place: max tilt %.1f deg, mean root error %.3f m with feedback; open loop %s\n",
+              steady.maxTiltDegrees, steady.meanRootError, openLoop.fell ? "fell" : "stayed up");
+  EXPECT_FALSE(steady.fell);
+  EXPECT_LT(steady.maxTiltDegrees, 20.0);
+  EXPECT_LT(steady.meanRootError, 0.3);
+  EXPECT_TRUE(openLoop.fell) << "the open-loop targets alone cannot walk in place";
+
+  // Shoves of 0.4 m/s at 1.0 s (mid-stride) from behind, the front and either side.
+  for (const Vec3& v : {Vec3(0, 0, 0.4), Vec3(0, 0, -0.4), Vec3(0.4, 0, 0), Vec3(-0.4, 0, 0)}) {
+    const Replay pushed = replay(project, c, true, {1.0, v});
+    std::printf("shoved (%.1f, %.1f) m/s at 1.0 s: max tilt %.1f deg%s\n", v.x(), v.z(), pushed.maxTiltDegrees,
+                pushed.fell ? ", fell" : "");
+    EXPECT_FALSE(pushed.fell) << "shoved by (" << v.transpose() << ") m/s";
+    EXPECT_LT(pushed.maxTiltDegrees, 30.0) << "shoved by (" << v.transpose() << ") m/s";
+  }
 }
 
 }  // namespace
