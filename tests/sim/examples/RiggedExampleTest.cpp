@@ -19,3 +19,19 @@ TEST(RiggedExample, CommittedProjectIsUpToDateAndSimulates) {
   EXPECT_GT(model->nodeCount(), 1000u);
   EXPECT_LT(model->nodeCount(), 1500u);
 }
+
+// projects/humanoid/humanoid-walk.sinew is that project with one controller
+// (made by sinew-cli optimize; ControllerQuality replays it): apart from the
+// controller it must not go stale either.
+TEST(RiggedExample, CommittedWalkProjectIsTheRiggedOneWithAController) {
+  Project walk = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-walk.sinew");
+  ASSERT_EQ(walk.controllers.size(), 1u);
+  EXPECT_EQ(walk.controllers[0].name, "Walk in place 0-2 s");
+  EXPECT_EQ(walk.controllers[0].sourceClip, "Walk in place");
+  walk.controllers.clear();
+  const Project rigged = makeRiggedHumanoidProject();
+  EXPECT_EQ(walk.nextId, rigged.nextId + 1) << "the controller took one id";
+  walk.nextId = rigged.nextId;
+  EXPECT_TRUE(walk == rigged)
+      << "projects/humanoid/humanoid-walk.sinew is stale: regenerate it (docs/PERFORMANCE.md has the command)";
+}
