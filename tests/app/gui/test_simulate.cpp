@@ -627,6 +627,38 @@ TEST_F(SimulateTest, SceneEditorCollidersHoldTheCharacter) {
 // background with progress and a cost plot, adds its controller to the
 // project (undoable), and the controller plays with the reference as a ghost
 // beside the character. Stop keeps the windows done.
+// The shipped walk controller (projects/humanoid/humanoid-walk.sinew) is
+// listed in the Controller panel and plays with its feedback, the reference
+// walking as a ghost beside the character, which stays up.
+TEST_F(SimulateTest, ShippedWalkControllerPlaysFromTheControlPanel) {
+  const QString path = sourcePath("projects/humanoid/humanoid-walk.sinew");
+  window->openProjectData(loadProject(path.toStdString()), path);
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  ControllerPanel* panel = window->controllerPanel();
+  ASSERT_NE(panel, nullptr);
+  auto* list = panel->findChild<QListWidget*>("ctlControllers");
+  ASSERT_EQ(list->count(), 1);
+  EXPECT_TRUE(list->item(0)->text().contains("Walk in place 0-2 s")) << list->item(0)->text().toStdString();
+  list->setCurrentRow(0);
+  EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlFeedback")->isChecked());
+  SimulationController* sim = window->simulation();
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= 1.2 || !sim->lastError().isEmpty(); }, 300000));
+  sim->pause();
+  ASSERT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+  ASSERT_TRUE(sim->controller().has_value());
+  EXPECT_EQ(sim->controller()->name, "Walk in place 0-2 s");
+  const std::vector<SimMeasures> m = sim->frameMeasures(0, nullptr);
+  ASSERT_GE(m.size(), 2u);
+  EXPECT_GT(m.back().centerOfMass.y(), 0.85 * m.front().centerOfMass.y()) << "the character stays up";
+  EXPECT_FALSE(sim->ghostJoints().empty());
+  window->viewport()->frameAll();
+  QTest::qWait(200);
+  const QImage shot = window->grab().toImage();
+  shot.save("/tmp/sinew-walk-play.png");
+  EXPECT_GT(imageStats(shot).distinctColors, 50);
+}
+
 TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   window->findChild<QDockWidget*>("dockControl")->raise();
   ControllerPanel* panel = window->controllerPanel();
