@@ -171,6 +171,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   void decorate(render::FrameScene& scene) override;
   const std::vector<Transform>* jointPose() const override;
   Aabb extraBounds() const override;  // the displayed frame's surfaces and pills
+  bool showsSimulatedFrame() const override { return shownFrame_ >= 0; }
 
  signals:
   void stateChanged();               // running/paused, simulation created or dropped

@@ -153,7 +153,8 @@ void ViewportWidget::frameAll() {
     box.add(pills.centres[i] + Vec3::Constant(pills.radii[i]));
     box.add(pills.centres[i] - Vec3::Constant(pills.radii[i]));
   }
-  if (const ClipObject* c = doc_->project().findClip(clip_))
+  const bool simulated = interaction_ && interaction_->showsSimulatedFrame();
+  if (const ClipObject* c = doc_->project().findClip(clip_); c && !simulated)
     for (const Vec3& p : c->clip.worldPointsAt(clipTime_)) box.add(p);
   if (interaction_) box.add(interaction_->extraBounds());
   if (box.empty()) {
@@ -280,7 +281,8 @@ render::FrameScene ViewportWidget::buildScene() {
     scene.points.push_back(std::move(joints));
   }
   // A motion clip, posed at the playback time, as a stick figure.
-  if (const ClipObject* c = p.findClip(clip_)) {
+  const bool simulated = interaction_ && interaction_->showsSimulatedFrame();
+  if (const ClipObject* c = p.findClip(clip_); c && !simulated) {
     const MotionClip& clip = c->clip;
     const Skeleton sk = clip.skeleton();
     const std::vector<Transform> world = sk.worldFromLocal(clip.localPoseAt(clipTime_));
@@ -342,7 +344,7 @@ void ViewportWidget::paintGL() {
     if (m.visible) hud.vertices += m.mesh.vertexCount();
   hud.renderer = glInfo_.toStdString();
   hud.status = status_.toStdString();
-  hud.timeline = timeline_.toStdString();
+  if (!(interaction_ && interaction_->showsSimulatedFrame())) hud.timeline = timeline_.toStdString();
   const double dt = lastFrameNs_ ? (start - lastFrameNs_) * 1e-9 : 1.0 / 60;
   overlay_.setFramebufferScale(float(dpr));
   render::ViewSettings s = settings_;

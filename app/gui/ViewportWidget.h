@@ -38,6 +38,9 @@ class ViewportInteraction {
   // What the tool draws beyond the project's rest geometry (a simulated
   // frame), for Frame All; empty: nothing.
   virtual Aabb extraBounds() const { return {}; }
+  // True while the tool shows a simulated frame: the transport clip's stick
+  // figure and time (which do not follow the simulation) are then not drawn.
+  virtual bool showsSimulatedFrame() const { return false; }
 };
 
 class ViewportWidget : public QOpenGLWidget {
