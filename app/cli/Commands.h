@@ -173,6 +173,26 @@ struct OptimizeArgs {
 };
 int optimize(const OptimizeArgs& args);
 
+// sinew-cli fit-feedback: fits a saved controller's feedback by least squares
+// on perturbed rollouts (control::regressFeedback, Liu et al. 2012).
+struct FitFeedbackArgs {
+  std::string project;
+  std::string controller;
+  int rollouts = 12;
+  double push = 0.6;
+  int corrections = 12;
+  double noise = 0.1;
+  double ridge = 0.1;
+  int pool = 1;
+  int validation = 6;
+  uint64_t seed = 1;
+  int threads = 0;
+  std::string output;
+  std::string statsJson;
+  bool overwrite = false;
+};
+int fitFeedback(const FitFeedbackArgs& args);
+
 struct ExportTetsArgs {
   std::string project;
   std::string volume;  // name; empty: the first

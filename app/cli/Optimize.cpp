@@ -304,4 +304,67 @@ int optimize(const OptimizeArgs& args) {
   });
 }
 
+int fitFeedback(const FitFeedbackArgs& args) {
+  return guarded([&]() -> int {
+    if (args.output != args.project && fs::exists(args.output) && !args.overwrite)
+      throw InputError(args.output, "exists (pass --overwrite to replace it)");
+    Project project = loadProject(args.project);
+    ControllerObject* controller = nullptr;
+    std::string names;
+    for (ControllerObject& c : project.controllers) {
+      if (c.name == args.controller) controller = &c;
+      names += (names.empty() ? "" : ", ") + c.name;
+    }
+    if (!controller)
+      throw InputError(args.project, "has no controller called '" + args.controller + "' (controllers: " +
+                                         (names.empty() ? "none" : names) + ")");
+    control::FeedbackRegressionOptions o;
+    o.rollouts = args.rollouts;
+    o.push = args.push;
+    o.corrections = args.corrections;
+    o.noise = args.noise;
+    o.ridge = args.ridge;
+    o.pool = args.pool;
+    o.validation = args.validation;
+    o.seed = args.seed;
+    o.threads = args.threads;
+    std::cout << "fitting the feedback of '" << controller->name << "' by least squares: " << o.rollouts
+              << " rollouts pushed at " << o.push << " m/s and one unpushed, " << o.corrections
+              << " corrections tried per window (noise " << o.noise << " rad), ridge " << o.ridge << ", pooling "
+              << o.pool << " window(s) either side; scored on " << o.validation << " held-out pushes" << std::endl;
+    gInterrupted = false;
+    const auto previous = std::signal(SIGINT, onInterrupt);
+    struct RestoreSignal {
+      decltype(previous) h;
+      ~RestoreSignal() { std::signal(SIGINT, h); }
+    } restoreSignal{previous};
+    const Progress progress([](double, std::string_view) {}, &gInterrupted);
+    const auto t0 = std::chrono::steady_clock::now();
+    control::FeedbackRegressionResult r;
+    try {
+      r = control::regressFeedback(project, *controller, o, progress);
+    } catch (const Cancelled&) {
+      std::cout << "interrupted: the controller is unchanged and nothing was written" << std::endl;
+      return int(kBadInput);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cout << "recorded " << r.pairs << " (state deviation, correction) pairs from " << r.simulations
+              << " simulated windows, mean correction " << r.meanCorrection << " rad per joint; held-out score "
+              << r.initialScore << " -> " << r.fittedScore << ": " << (r.kept ? "kept the fitted map" : "kept the previous gains")
+              << " (" << seconds << " s)" << std::endl;
+    saveProject(project, args.output);
+    if (!args.statsJson.empty()) {
+      const json summary = {{"controller", controller->name}, {"rollouts", o.rollouts}, {"push", o.push},
+                            {"corrections", o.corrections}, {"noise", o.noise}, {"ridge", o.ridge},
+                            {"pool", o.pool}, {"validation", o.validation}, {"seed", o.seed},
+                            {"pairs", r.pairs}, {"simulations", r.simulations}, {"mean_correction", r.meanCorrection},
+                            {"initial_score", r.initialScore}, {"fitted_score", r.fittedScore}, {"kept", r.kept},
+                            {"seconds", seconds}};
+      writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
+    }
+    std::cout << "saved to " << args.output << std::endl;
+    return int(kOk);
+  });
+}
+
 }  // namespace sinew::cli

@@ -176,6 +176,28 @@ int main(int argc, char** argv) {
   opt->add_option("--stats-json", optArgs.statsJson, "Write per-window costs, tracking errors, samples and wall time as JSON");
   opt->add_flag("--overwrite", optArgs.overwrite, "Replace an existing output file");
 
+  sinew::cli::FitFeedbackArgs fitArgs;
+  auto* fit = app.add_subcommand("fit-feedback",
+                                 "Fit a saved controller's feedback by least squares on perturbed rollouts (Liu et al. 2012)");
+  fit->add_option("project", fitArgs.project, "Project file")->required()->check(CLI::ExistingFile);
+  fit->add_option("--controller", fitArgs.controller, "The controller (by name)")->required();
+  fit->add_option("--rollouts", fitArgs.rollouts, "Pushed rollouts that record corrections (and one unpushed; default 12)")
+      ->check(CLI::Range(0, 1000));
+  fit->add_option("--push", fitArgs.push, "Push of the rollouts, m/s (default 0.6)")->check(CLI::Range(0.0, 10.0));
+  fit->add_option("--corrections", fitArgs.corrections, "Corrections tried per window of a rollout (default 12)")
+      ->check(CLI::Range(1, 1000));
+  fit->add_option("--noise", fitArgs.noise, "Spread of the corrections tried, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
+  fit->add_option("--ridge", fitArgs.ridge, "Ridge regularisation, relative (default 0.1)")->check(CLI::Range(0.0, 1e6));
+  fit->add_option("--pool", fitArgs.pool, "Windows on either side whose pairs also fit a window's map (default 1)")
+      ->check(CLI::Range(0, 1000));
+  fit->add_option("--validation", fitArgs.validation, "Held-out pushed rollouts that decide whether the fit is kept (default 6)")
+      ->check(CLI::Range(0, 1000));
+  fit->add_option("--seed", fitArgs.seed, "Random seed (default 1)");
+  fit->add_option("--threads", fitArgs.threads, "Rollout threads (default: all cores)")->check(CLI::Range(1, 256));
+  fit->add_option("-o,--output", fitArgs.output, "Project file to write (may be the input)")->required();
+  fit->add_option("--stats-json", fitArgs.statsJson, "Write the fit's figures as JSON");
+  fit->add_flag("--overwrite", fitArgs.overwrite, "Replace an existing output file");
+
   sim->add_option("--controller", simArgs.controller, "Play a controller of the project (sinew-cli optimize) instead of a drive");
   sim->add_option("--feedback", simArgs.feedback, "With the controller's feedback policy: on|off")->check(CLI::IsMember({"on", "off"}));
   sim->add_option("--push", simArgs.push,
@@ -202,6 +224,7 @@ int main(int argc, char** argv) {
   if (*rigCmd) return rig(rigArgs);
   if (*tets) return exportTets(tetArgs);
   if (*opt) return optimize(optArgs);
+  if (*fit) return sinew::cli::fitFeedback(fitArgs);
   if (*vip) return viperize(vipArgs);
   if (*am) return addMuscle(amArgs);
   simArgs.secondsGiven = sim->count("--seconds") > 0;

@@ -359,84 +359,159 @@ ControllerRun prepareControllerRun(const Project& project, const ControllerObjec
 }
 
 // ---------------------------------------------------------------------------
-// Fitting the feedback gains from perturbed rollouts
+// Fitting the feedback from pushed rollouts
+
+namespace {
+
+// What every rollout of one controller shares: its model, reference, physics
+// (one thread per rollout) and settled start.
+struct RolloutBench {
+  std::shared_ptr<const liu2013::Liu2013Model> model;
+  std::shared_ptr<const ReferenceMotion> reference;
+  liu2013::Settings settings;
+  liu2013::Liu2013State start;
+  int steps = 0;  // the controller's duration in steps
+};
+
+RolloutBench makeRolloutBench(const Project& project, const ControllerObject& controller) {
+  if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
+  controller.validate(project.name, project.skeleton->skeleton.size());
+  RolloutBench b;
+  b.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency));
+  b.reference = std::make_shared<ReferenceMotion>(*b.model, controller.reference);
+  liu2013::applyScene(project.simulation, b.settings);
+  b.settings.threads = 1;
+  b.start = settledStart(b.model, b.settings, project.skeleton->skeleton, *b.reference);
+  b.steps = int(std::lround(controller.duration() / b.settings.dt));
+  return b;
+}
+
+// A shove: at step `step` the whole body gains `velocity`.
+struct Push {
+  int step = -1;
+  Vec3 velocity = Vec3::Zero();
+};
+
+// Index 0 unpushed, then `count` horizontal pushes of `speed` in directions
+// and at times (15-60% of `steps`) drawn from the seed.
+std::vector<Push> seededPushes(int count, double speed, uint64_t seed, int steps) {
+  std::vector<Push> pushes(size_t(count) + 1);
+  for (int r = 1; r <= count; ++r) {
+    std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + uint64_t(r));
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const double angle = 2 * M_PI * u(rng);
+    pushes[size_t(r)].step = int((0.15 + 0.45 * u(rng)) * steps);
+    pushes[size_t(r)].velocity = speed * Vec3(std::sin(angle), 0, std::cos(angle));
+  }
+  return pushes;
+}
+
+void applyPush(const liu2013::Liu2013Model& model, liu2013::Liu2013Solver& sim, const Push& push) {
+  liu2013::Liu2013State s = sim.state();
+  liu2013::addRigidVelocity(model, s, push.velocity, Vec3::Zero(), Vec3::Zero());
+  sim.setState(s);
+}
+
+// Runs f(i) for i < n on `threads` threads (each i on one thread).
+template <class F>
+void parallelFor(size_t n, int threads, F f) {
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < n;) f(i);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads && size_t(t) < n; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+int threadCount(int requested) {
+  return requested > 0 ? requested : std::max(1, int(std::thread::hardware_concurrency()));
+}
+
+// The mean over `pushes` of each rollout's mean tracking cost (every 20
+// steps; a fall costs kFallenCost for the rest of the rollout) of
+// `controller` played with its feedback.
+double pushedRolloutScore(const RolloutBench& b, const ControllerObject& controller, const std::vector<Push>& pushes,
+                          int threads) {
+  const auto policy = std::make_shared<ControllerPolicy>(controller, b.reference, true, b.settings.dt);
+  std::vector<double> costs(pushes.size(), 0.0);
+  parallelFor(pushes.size(), threads, [&](size_t r) {
+    liu2013::Liu2013Solver sim(b.model, b.settings);
+    sim.setState(b.start);
+    sim.setPolicy(policy);
+    double sum = 0;
+    int n = 0;
+    bool fell = false;
+    for (int i = 0; i < b.steps; ++i) {
+      if (i == pushes[r].step) applyPush(*b.model, sim, pushes[r]);
+      if (!fell) {
+        try {
+          sim.step();
+        } catch (const SimulationError&) {
+          fell = true;
+        }
+      }
+      if (i % 20 == 19) {
+        const CostTerms t = fell ? CostTerms{} : trackingCost(b.reference->features(sim.state().skeleton),
+                                                               b.reference->features(policy->referenceTime(sim.time())), {});
+        sum += fell || t.fallen ? kFallenCost : t.total;
+        fell = fell || t.fallen;  // a fall costs the rest of the rollout too
+        ++n;
+      }
+    }
+    costs[r] = n > 0 ? sum / n : 0.0;
+  });
+  double mean = 0;
+  for (double c : costs) mean += c;
+  return mean / double(costs.size());
+}
+
+// The controller's policy with a constant offset on the feedback joints: a
+// world rotation vector per joint in the heading frame `heading` (the
+// feedback's own layout: applyFeedback with the offsets as the gains' first
+// column and s = e0).
+class OffsetPolicy final : public liu2013::TargetPolicy {
+ public:
+  OffsetPolicy(std::shared_ptr<const ControllerPolicy> base, std::vector<int32_t> joints,
+               const std::vector<double>& offset, const Quat& heading)
+      : base_(std::move(base)), joints_(std::move(joints)), gains_(offset.size() * kFeedbackStateSize, 0.0),
+        heading_(heading) {
+    for (size_t i = 0; i < offset.size(); ++i) gains_[i * kFeedbackStateSize] = offset[i];
+  }
+  int32_t windowAt(double t) const override { return base_->windowAt(t); }
+  dyn::PdTargets targets(int32_t window, const liu2013::Liu2013Solver& sim) const override {
+    dyn::PdTargets t = base_->targets(window, sim);
+    std::array<double, kFeedbackStateSize> e0{};
+    e0[0] = 1;
+    t.rotation = applyFeedback(sim.model().skeleton, sim.state().skeleton, std::move(t.rotation), joints_, gains_, e0,
+                              heading_);
+    return t;
+  }
+
+ private:
+  std::shared_ptr<const ControllerPolicy> base_;
+  std::vector<int32_t> joints_;
+  std::vector<double> gains_;
+  Quat heading_;
+};
+
+}  // namespace
 
 FeedbackFitResult fitFeedback(const Project& project, ControllerObject& controller, const BalanceGains& initial,
                               const FeedbackFitOptions& o, const Progress& progress) {
   if (o.rollouts < 1 || o.sweeps < 1 || !(o.push >= 0)) throw InputError("feedback fit", "needs at least one rollout and one sweep, and a push >= 0");
-  if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
-  controller.validate(project.name, project.skeleton->skeleton.size());
-  const auto model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency));
-  const auto reference = std::make_shared<ReferenceMotion>(*model, controller.reference);
-  liu2013::Settings settings;
-  liu2013::applyScene(project.simulation, settings);
-  settings.threads = 1;
-  const liu2013::Liu2013State start = settledStart(model, settings, project.skeleton->skeleton, *reference);
+  const RolloutBench bench = makeRolloutBench(project, controller);
   const double period = controller.feedback.empty() ? 0.01 : controller.feedback.period;
-  const int steps = int(std::lround(controller.duration() / settings.dt));
-
-  // The rollouts: index 0 unpushed, then pushes in seeded directions and times.
-  struct Push {
-    int step = -1;
-    Vec3 velocity = Vec3::Zero();
-  };
-  std::vector<Push> pushes(size_t(o.rollouts) + 1);
-  for (int r = 1; r <= o.rollouts; ++r) {
-    std::mt19937_64 rng(o.seed * 0x9e3779b97f4a7c15ull + uint64_t(r));
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    const double angle = 2 * M_PI * u(rng);
-    pushes[size_t(r)].step = int((0.15 + 0.45 * u(rng)) * steps);
-    pushes[size_t(r)].velocity = o.push * Vec3(std::sin(angle), 0, std::cos(angle));
-  }
-  const int threads = o.threads > 0 ? o.threads : std::max(1, int(std::thread::hardware_concurrency()));
+  const std::vector<Push> pushes = seededPushes(o.rollouts, o.push, o.seed, bench.steps);
+  const int threads = threadCount(o.threads);
   FeedbackFitResult result;
   auto score = [&](const BalanceGains& g) {
     ControllerObject c = controller;
-    c.feedback = uniformPolicy(g, *reference, c.windows.size(), period);
-    const auto policy = std::make_shared<ControllerPolicy>(c, reference, true, settings.dt);
-    std::vector<double> costs(pushes.size(), 0.0);
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      for (size_t r; (r = next++) < pushes.size();) {
-        liu2013::Liu2013Solver sim(model, settings);
-        sim.setState(start);
-        sim.setPolicy(policy);
-        double sum = 0;
-        int n = 0;
-        bool fell = false;
-        for (int i = 0; i < steps; ++i) {
-          if (i == pushes[r].step) {
-            liu2013::Liu2013State s = sim.state();
-            liu2013::addRigidVelocity(*model, s, pushes[r].velocity, Vec3::Zero(), Vec3::Zero());
-            sim.setState(s);
-          }
-          if (!fell) {
-            try {
-              sim.step();
-            } catch (const SimulationError&) {
-              fell = true;
-            }
-          }
-          if (i % 20 == 19) {
-            const CostTerms t = fell ? CostTerms{} : trackingCost(reference->features(sim.state().skeleton),
-                                                                   reference->features(policy->referenceTime(sim.time())), {});
-            sum += fell || t.fallen ? kFallenCost : t.total;
-            fell = fell || t.fallen;  // a fall costs the rest of the rollout too
-            ++n;
-          }
-        }
-        costs[r] = n > 0 ? sum / n : 0.0;
-      }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
+    c.feedback = uniformPolicy(g, *bench.reference, c.windows.size(), period);
     result.rollouts += int(pushes.size());
     ++result.candidates;
-    double mean = 0;
-    for (double c : costs) mean += c;
-    return mean / double(costs.size());
+    return pushedRolloutScore(bench, c, pushes, threads);
   };
 
   std::array<double, 6> best = {initial.ankleTilt, initial.ankleBalance, initial.ankleVelocity,
@@ -468,7 +543,149 @@ FeedbackFitResult fitFeedback(const Project& project, ControllerObject& controll
   }
   result.fitted = gains(best);
   result.fittedScore = bestScore;
-  controller.feedback = uniformPolicy(result.fitted, *reference, controller.windows.size(), period);
+  controller.feedback = uniformPolicy(result.fitted, *bench.reference, controller.windows.size(), period);
+  return result;
+}
+
+std::vector<std::vector<double>> fitLinearMap(const std::vector<FeedbackPair>& pairs, size_t windows, size_t rows,
+                                              int pool, double ridge) {
+  constexpr int n = kFeedbackStateSize;
+  std::vector<std::vector<double>> maps(windows, std::vector<double>(rows * n, 0.0));
+  for (size_t k = 0; k < windows; ++k) {
+    Eigen::Matrix<double, n, n> sts = Eigen::Matrix<double, n, n>::Zero();
+    Eigen::MatrixXd sta = Eigen::MatrixXd::Zero(n, Eigen::Index(rows));
+    int used = 0;
+    for (const FeedbackPair& p : pairs) {
+      if (std::abs(double(p.window) - double(k)) > pool || p.correction.size() != rows) continue;
+      const Eigen::Map<const Eigen::Matrix<double, n, 1>> sv(p.state.data());
+      const Eigen::Map<const Eigen::RowVectorXd> av(p.correction.data(), Eigen::Index(rows));
+      sts += sv * sv.transpose();
+      sta += sv * av;
+      ++used;
+    }
+    if (used == 0) continue;
+    const double lambda = std::max(ridge * sts.trace() / n, 1e-12);
+    const Eigen::Matrix<double, n, n> lhs = sts + lambda * Eigen::Matrix<double, n, n>::Identity();
+    const Eigen::MatrixXd mt = lhs.ldlt().solve(sta);  // n x rows: M^T
+    for (size_t r = 0; r < rows; ++r)
+      for (int c = 0; c < n; ++c) maps[k][r * n + size_t(c)] = mt(c, Eigen::Index(r));
+  }
+  return maps;
+}
+
+FeedbackRegressionResult regressFeedback(const Project& project, ControllerObject& controller,
+                                         const FeedbackRegressionOptions& o, const Progress& progress) {
+  if (o.rollouts < 0 || o.corrections < 1 || o.validation < 0 || o.pool < 0 || !(o.push >= 0) || !(o.noise >= 0) ||
+      !(o.ridge >= 0))
+    throw InputError("feedback regression",
+                     "needs rollouts >= 0, corrections >= 1, validation >= 0, pool >= 0 and push, noise, ridge >= 0");
+  if (controller.feedback.empty() || controller.feedback.joints.empty())
+    throw InputError(controller.name, "the controller has no feedback policy to fit (optimize it with --feedback on)");
+  const RolloutBench bench = makeRolloutBench(project, controller);
+  const double dt = bench.settings.dt;
+  const size_t windows = controller.windows.size();
+  const std::vector<int32_t>& joints = controller.feedback.joints;
+  const size_t rows = 3 * joints.size();
+  std::vector<int> windowStep(windows + 1, 0);  // the step each window starts at
+  for (size_t k = 0; k < windows; ++k)
+    windowStep[k + 1] = windowStep[k] + int(std::lround(controller.windows[k].duration / dt));
+  const std::vector<Push> pushes = seededPushes(o.rollouts, o.push, o.seed, bench.steps);
+  const int threads = threadCount(o.threads);
+  const auto policy = std::make_shared<ControllerPolicy>(controller, bench.reference, true, dt);
+
+  // The rollouts, each recording its pairs.
+  std::vector<std::vector<FeedbackPair>> recorded(pushes.size());
+  std::vector<int> simulated(pushes.size(), 0);
+  std::atomic<int> done{0};
+  std::atomic<bool> cancelled{false};
+  parallelFor(pushes.size(), threads, [&](size_t r) {
+    std::mt19937_64 rng((o.seed + 0x5bd1e995ull) * 0x9e3779b97f4a7c15ull + uint64_t(r));
+    std::normal_distribution<double> noise(0.0, 1.0);
+    liu2013::Liu2013Solver sim(bench.model, bench.settings);
+    sim.setState(bench.start);
+    sim.setPolicy(policy);
+    auto run = [&](int from, int to, const Push& push) {  // steps [from, to); false when the solver gave up
+      try {
+        for (int i = from; i < to; ++i) {
+          if (i == push.step) applyPush(*bench.model, sim, push);
+          sim.step();
+        }
+      } catch (const SimulationError&) {
+        return false;
+      }
+      return true;
+    };
+    for (size_t k = 0; k < windows && !cancelled; ++k) {
+      const ControlWindow& w = controller.windows[k];
+      const bool perturbed = r == 0 || pushes[r].step < windowStep[k];
+      if (!perturbed) {  // up to the push: the plain controller
+        if (!run(windowStep[k], windowStep[k + 1], pushes[r])) break;
+        continue;
+      }
+      liu2013::Liu2013State snapshot = sim.state();
+      snapshot.policyWindow = -1;  // the targets are recomputed with the offset at the first step
+      FeedbackPair pair;
+      pair.window = k;
+      pair.state = feedbackState(*bench.reference, snapshot.skeleton, w.referenceStart);
+      const Quat heading = referenceHeading(*bench.reference, w.referenceStart);
+      double bestCost = std::numeric_limits<double>::infinity();
+      liu2013::Liu2013State bestState;
+      for (int m = 0; m < o.corrections; ++m) {
+        std::vector<double> offset(rows, 0.0);
+        if (m > 0)
+          for (double& a : offset) a = o.noise * noise(rng);
+        sim.setState(snapshot);
+        sim.setPolicy(std::make_shared<OffsetPolicy>(policy, joints, offset, heading));
+        const bool up = run(windowStep[k], windowStep[k + 1], Push{});
+        ++simulated[r];
+        const CostTerms t = up ? trackingCost(bench.reference->features(sim.state().skeleton),
+                                              bench.reference->features(w.referenceStart + w.referenceDuration), {})
+                               : CostTerms{};
+        const double cost = up && !t.fallen ? t.total : kFallenCost + (up ? t.total : 0.0);
+        if (cost < bestCost) {
+          bestCost = cost;
+          pair.correction = offset;
+          bestState = sim.state();
+        }
+      }
+      if (bestCost >= kFallenCost) break;  // no correction recovered: the rollout ends
+      recorded[r].push_back(std::move(pair));
+      bestState.policyWindow = -1;  // back to the plain controller's targets
+      sim.setState(bestState);
+      sim.setPolicy(policy);
+    }
+    const int d = ++done;
+    if (!progress.tryUpdate(double(d) / double(pushes.size() + 1), "fitting the feedback by least squares"))
+      cancelled = true;
+  });
+  if (cancelled) throw Cancelled();
+
+  FeedbackRegressionResult result;
+  std::vector<FeedbackPair> pairs;
+  for (size_t r = 0; r < pushes.size(); ++r) {
+    result.simulations += simulated[r];
+    for (FeedbackPair& p : recorded[r]) pairs.push_back(std::move(p));
+  }
+  result.pairs = int(pairs.size());
+  for (const FeedbackPair& p : pairs)
+    for (size_t j = 0; j < joints.size(); ++j)
+      result.meanCorrection += Vec3(p.correction[3 * j], p.correction[3 * j + 1], p.correction[3 * j + 2]).norm() /
+                               double(joints.size() * pairs.size());
+
+  // The map, added to the stance and the swing gains of each window.
+  const std::vector<std::vector<double>> maps = fitLinearMap(pairs, windows, rows, o.pool, o.ridge);
+  ControllerObject fitted = controller;
+  for (size_t k = 0; k < windows; ++k)
+    for (std::vector<std::vector<double>>* set : {&fitted.feedback.gains, &fitted.feedback.swingGains}) {
+      if (k >= set->size() || (*set)[k].size() != maps[k].size()) continue;
+      for (size_t i = 0; i < maps[k].size(); ++i) (*set)[k][i] += maps[k][i];
+    }
+  // Held out: other pushes (another seed).
+  const std::vector<Push> held = seededPushes(o.validation, o.push, o.seed + 7919, bench.steps);
+  result.initialScore = pushedRolloutScore(bench, controller, held, threads);
+  result.fittedScore = pushedRolloutScore(bench, fitted, held, threads);
+  result.kept = result.fittedScore < result.initialScore;
+  if (result.kept) controller.feedback = std::move(fitted.feedback);
   return result;
 }
 

@@ -6,10 +6,12 @@
 // simulate --controller` and the GUI's Controller panel.
 #pragma once
 
+#include "control/Feedback.h"
 #include "control/Retarget.h"
 #include "control/Samcon.h"
 #include "model/Project.h"
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -106,6 +108,56 @@ struct FeedbackFitResult {
 };
 FeedbackFitResult fitFeedback(const Project& project, ControllerObject& controller, const BalanceGains& initial,
                               const FeedbackFitOptions& options, const Progress& progress = Progress::none());
+
+// Fits the feedback as Terrain runner (Liu et al. 2012) does, by least
+// squares: a linear map per window from the reduced state deviation s
+// (control/Feedback.h) to the target correction that recovered. Data: perturbed
+// rollouts of the controller (one unpushed, the others pushed as fitFeedback
+// pushes them); from each window that starts after a rollout's push (every
+// window of the unpushed one) the rollout tries `corrections` constant offsets
+// on the feedback joints (world rotation vectors in the heading frame, normal
+// with `noise` rad; the first is zero) on top of the controller's own feedback,
+// records (s at the window's start, the offset whose window ended with the
+// lowest tracking cost) and goes on from that offset's end state. Window k's
+// map is the ridge regression over the pairs of windows k - pool .. k + pool
+// (fitLinearMap); it is added to the policy's gains for the stance and for the
+// swing legs. Held-out pushes (`validation` rollouts, another seed) score the
+// policy before and after; the fitted one is kept only when it scores lower.
+// The result does not depend on the thread count.
+struct FeedbackRegressionOptions {
+  int rollouts = 12;
+  double push = 0.6;               // m/s
+  int corrections = 12;            // offsets tried per window of a rollout
+  double noise = 0.1;              // rad
+  double ridge = 0.1;              // relative to the mean of diag(S^T S)
+  int pool = 1;                    // windows on either side whose pairs also fit a window's map
+  int validation = 6;              // held-out pushed rollouts (and one unpushed)
+  uint64_t seed = 1;
+  int threads = 0;                 // 0: all cores
+};
+struct FeedbackRegressionResult {
+  int pairs = 0;                   // (state deviation, correction) pairs recorded
+  int simulations = 0;             // windows simulated for them
+  double meanCorrection = 0;       // rad: mean norm of the recorded corrections (per joint)
+  double initialScore = 0, fittedScore = 0;  // mean tracking cost over the held-out rollouts
+  bool kept = false;               // the fitted map replaced the policy's gains
+};
+FeedbackRegressionResult regressFeedback(const Project& project, ControllerObject& controller,
+                                         const FeedbackRegressionOptions& options,
+                                         const Progress& progress = Progress::none());
+
+// One recorded pair: window, state deviation, correction (3 per feedback joint).
+struct FeedbackPair {
+  size_t window = 0;
+  std::array<double, kFeedbackStateSize> state{};
+  std::vector<double> correction;
+};
+// The ridge regression of the corrections on the states: per window k of
+// `windows`, the rows x kFeedbackStateSize matrix (row-major) M minimising
+// sum |a - M s|^2 + lambda |M|^2 over the pairs of windows k - pool .. k + pool,
+// lambda = ridge * trace(S^T S) / kFeedbackStateSize (zero where there are no pairs).
+std::vector<std::vector<double>> fitLinearMap(const std::vector<FeedbackPair>& pairs, size_t windows, size_t rows,
+                                              int pool, double ridge);
 
 // The character brought from its rest pose into the reference's first pose:
 // the skeleton moved kinematically over 0.5 s and held 0.3 s while the flesh

@@ -292,6 +292,98 @@ TEST(Feedback, FitFromPushedRolloutsIsDeterministic) {
   ca.validate("fitted", p.skeleton->skeleton.size());
 }
 
+// The least-squares map (Liu et al. 2012): corrections made by a known linear
+// map of the state are recovered (ridge ~0), each window from its own pairs and
+// those of its neighbours; a window without pairs gets no map; the ridge
+// shrinks the map toward zero.
+TEST(Feedback, LinearMapRecoversAKnownMapPerWindow) {
+  const size_t rows = 6, windows = 4;
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> n(0.0, 1.0);
+  std::vector<std::vector<double>> truth(windows, std::vector<double>(rows * kFeedbackStateSize));
+  for (auto& m : truth)
+    for (double& g : m) g = n(rng);
+  std::vector<FeedbackPair> pairs;
+  for (size_t k = 0; k < 3; ++k)  // window 3 gets no pairs
+    for (int i = 0; i < 20; ++i) {
+      FeedbackPair p;
+      p.window = k;
+      for (double& s : p.state) s = n(rng);
+      p.correction.assign(rows, 0.0);
+      for (size_t r = 0; r < rows; ++r)
+        for (int c = 0; c < kFeedbackStateSize; ++c) p.correction[r] += truth[k][r * kFeedbackStateSize + size_t(c)] * p.state[size_t(c)];
+      pairs.push_back(p);
+    }
+  const auto own = fitLinearMap(pairs, windows, rows, 0, 0.0);
+  ASSERT_EQ(own.size(), windows);
+  for (size_t k = 0; k < 3; ++k)
+    for (size_t i = 0; i < own[k].size(); ++i) EXPECT_NEAR(own[k][i], truth[k][i], 1e-9) << "window " << k;
+  for (double g : own[3]) EXPECT_EQ(g, 0.0);
+  // Pooled with its neighbours, window 1 fits all three windows' pairs: not
+  // any one of the maps.
+  const auto pooled = fitLinearMap(pairs, windows, rows, 1, 0.0);
+  double off = 0;
+  for (size_t i = 0; i < pooled[1].size(); ++i) off = std::max(off, std::abs(pooled[1][i] - truth[1][i]));
+  EXPECT_GT(off, 0.05);
+  // Window 3 pools window 2's pairs: window 2's map exactly.
+  for (size_t i = 0; i < pooled[3].size(); ++i) EXPECT_NEAR(pooled[3][i], truth[2][i], 1e-9);
+  // The ridge shrinks.
+  const auto shrunk = fitLinearMap(pairs, windows, rows, 0, 1.0);
+  double normTruth = 0, normShrunk = 0;
+  for (size_t i = 0; i < truth[0].size(); ++i) normTruth += truth[0][i] * truth[0][i], normShrunk += shrunk[0][i] * shrunk[0][i];
+  EXPECT_LT(normShrunk, 0.8 * normTruth);
+}
+
+// Fitting the feedback by least squares on perturbed rollouts: the same
+// result for any thread count; pairs from every window of the unpushed rollout
+// and from the windows after each push; a result kept only when it scores
+// lower on the held-out pushes.
+TEST(Feedback, LeastSquaresFitFromPerturbedRolloutsIsDeterministic) {
+  const Project p = test::withCmuClip(riggedHumanoid());
+  OptimizeSpec spec;
+  spec.clip = "01_01";
+  spec.start = 0.2;
+  spec.end = 0.5;
+  spec.samcon.samples = 3;
+  spec.samcon.keep = 1;
+  spec.samcon.feedback = true;
+  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  SamconSearch search(prepared.problem, makeThreadedEvaluator(2));
+  while (!search.finished()) search.runWindow();
+  const ControllerObject made = makeControllerObject(p, spec, prepared, search, "short");
+  ASSERT_EQ(made.windows.size(), 3u);
+  FeedbackRegressionOptions o;
+  o.rollouts = 1;
+  o.corrections = 3;
+  o.push = 0.5;
+  o.validation = 1;
+  auto fit = [&](int threads) {
+    ControllerObject copy = made;
+    o.threads = threads;
+    const FeedbackRegressionResult r = regressFeedback(p, copy, o);
+    return std::make_pair(r, copy);
+  };
+  const auto [a, ca] = fit(1);
+  const auto [b, cb] = fit(2);
+  EXPECT_EQ(a.pairs, b.pairs);
+  EXPECT_EQ(a.fittedScore, b.fittedScore);
+  EXPECT_EQ(a.initialScore, b.initialScore);
+  EXPECT_EQ(a.kept, b.kept);
+  EXPECT_TRUE(ca.feedback == cb.feedback);
+  // The unpushed rollout records all 3 windows; the pushed one those after its push.
+  EXPECT_GE(a.pairs, 3);
+  EXPECT_LE(a.pairs, 5);
+  EXPECT_EQ(a.simulations, a.pairs * o.corrections);
+  EXPECT_GE(a.meanCorrection, 0.0);
+  EXPECT_EQ(a.kept, a.fittedScore < a.initialScore);
+  EXPECT_EQ(a.kept, !(ca.feedback == made.feedback));
+  ca.validate("fitted", p.skeleton->skeleton.size());
+  // Without a feedback policy there is nothing to fit.
+  ControllerObject open = made;
+  open.feedback = {};
+  EXPECT_THROW(regressFeedback(p, open, o), InputError);
+}
+
 // A refinement round draws around the elite's mean offset and duration with
 // the spreads shrunk, from the elite's start states.
 TEST(Samcon, RefinementDrawsAroundTheEliteWithLessSpread) {
