@@ -82,19 +82,18 @@ void Liu2013Solver::setSettings(const Settings& s) {
   // The limiter adds stiffness to squashed elements; symplectic Euler stays
   // stable only while each element's total stiffness fits its own stable step,
   // so its factor is capped there (with a margin for the rough estimate).
+  // That cap holds at rest; a squashed element that is also stretched is
+  // stiffer along its volume gradient, so the kernel caps k again per step
+  // (ElementKernel.h) within the budget set here: k |dJ/dx|^2 V / m within
+  // 3 / h^2, below symplectic Euler's limit 4 / h^2 with room for the
+  // element's elasticity. (Without it sole flesh squashed under a pushed
+  // walking character blew up at 0.5 ms; with 2 / h^2 an element fallen on
+  // stays inverted for 9 steps, with 3 for none.)
   sc.limiterStiffness.resize(model_->tetCount());
+  sc.limiterBudget.resize(model_->tetCount());
   for (size_t t = 0; t < model_->tetCount(); ++t) {
     const double fit = 0.7 * std::pow(model_->elementStableStep[t] / s.dt, 2) - 1;
     sc.limiterStiffness[t] = std::clamp(fit, 0.0, s.compressionStiffness) * (model_->lambda[t] + 2 * model_->mu[t]);
-  }
-  // That cap holds at rest; a squashed element that is also stretched is
-  // stiffer along its volume gradient, so the kernel caps k again per step
-  // (ElementKernel.h): k |dJ/dx|^2 V / m within 3 / h^2, below symplectic
-  // Euler's limit 4 / h^2 with room for the element's elasticity. (Without it
-  // sole flesh squashed under a pushed walking character blew up at 0.5 ms;
-  // with 2 / h^2 an element fallen on stays inverted for 9 steps, with 3 for none.)
-  sc.limiterBudget.resize(model_->tetCount());
-  for (size_t t = 0; t < model_->tetCount(); ++t) {
     double lightest = std::numeric_limits<double>::infinity();
     for (int32_t n : model_->tets[t]) lightest = std::min(lightest, model_->nodeMass[n]);
     sc.limiterBudget[t] = 3.0 * lightest / (s.dt * s.dt * model_->restVolume[t]);

@@ -103,6 +103,24 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_GT(maxTilt, 0.0);
   EXPECT_LT(maxTilt, 60.0) << "the fallen test's angle";
   EXPECT_NE(s.out.find("max tilt"), std::string::npos) << s.out;
+
+  // fit-feedback fits its feedback by least squares from perturbed rollouts
+  // (a tiny fit: one pushed rollout, two corrections per window) and writes
+  // the project with the controller's windows as they were.
+  const std::string fitStats = dir.file("fit.json");
+  const ProcessResult f = cli(dir, {"fit-feedback", dir.file("a.sinew"), "--controller", "stand", "--rollouts", "1",
+                                    "--corrections", "2", "--validation", "1", "--push", "0.5", "--threads", "2", "-o",
+                                    dir.file("fit.sinew"), "--stats-json", fitStats});
+  ASSERT_EQ(f.exitCode, 0) << f.out << f.err;
+  const json fs = json::parse(test::readBytes(fitStats));
+  EXPECT_GE(fs["pairs"].get<int>(), stats["windows_total"].get<int>()) << "every window of the unpushed rollout";
+  EXPECT_EQ(fs["simulations"].get<int>(), 2 * fs["pairs"].get<int>());
+  EXPECT_EQ(fs["kept"].get<bool>(), fs["fitted_score"].get<double>() < fs["initial_score"].get<double>());
+  const Project pf = loadProject(dir.file("fit.sinew"));
+  ASSERT_EQ(pf.controllers.size(), 1u);
+  EXPECT_TRUE(pf.controllers[0].windows == pa.controllers[0].windows);
+  EXPECT_EQ(pf.controllers[0].feedback == pa.controllers[0].feedback, !fs["kept"].get<bool>());
+  EXPECT_NE(f.out.find("pairs"), std::string::npos) << f.out;
 }
 
 TEST(CliOptimize, InterruptKeepsTheWindowsDone) {
@@ -159,6 +177,10 @@ TEST(CliOptimize, BadInputIsNamed) {
   const ProcessResult s = cli(dir, {"simulate", kProject, "--controller", "nope"});
   EXPECT_EQ(s.exitCode, 2);
   EXPECT_NE(s.err.find("no controller called 'nope'"), std::string::npos) << s.err;
+  const ProcessResult f = cli(dir, {"fit-feedback", kProject, "--controller", "nope", "-o", out});
+  EXPECT_EQ(f.exitCode, 2);
+  EXPECT_NE(f.err.find("no controller called 'nope'"), std::string::npos) << f.err;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
 }
 
 }  // namespace
