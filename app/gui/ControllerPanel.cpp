@@ -2,6 +2,7 @@
 
 #include "Commands.h"
 #include "control/Feedback.h"
+#include "control/Optimize.h"
 
 #include <QChart>
 #include <QChartView>
@@ -62,7 +63,7 @@ QString seconds(double s) {
 }  // namespace
 
 ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* log, QWidget* parent)
-    : QWidget(parent), doc_(doc), sim_(sim), log_(log), session_(new OptimizerSession(this)) {
+    : QWidget(parent), doc_(doc), sim_(sim), log_(log), session_(new OptimizerSession(this)), fitter_(new TaskRunner(this)) {
   auto* v = new QVBoxLayout(this);
 
   // The motion.
@@ -229,8 +230,23 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   row->addWidget(play_);
   row->addWidget(feedback_);
   row->addWidget(delete_);
+  fit_ = new QPushButton(tr("Fit Feedback"), saved);
+  fit_->setObjectName("ctlFitFeedback");
+  fit_->setToolTip(tr("Fit the selected controller's feedback by least squares on pushed rollouts (Liu et al. 2012): "
+                      "kept only if held-out pushes score lower"));
+  fitRollouts_ = intBox(saved, "ctlFitRollouts", 0, 1000, 8);
+  fitRollouts_->setToolTip(tr("Pushed rollouts that record corrections (and one unpushed); half as many held out"));
+  fitCorrections_ = intBox(saved, "ctlFitCorrections", 1, 1000, 8);
+  fitCorrections_->setToolTip(tr("Corrections tried per window of a rollout"));
+  auto* fitRow = new QHBoxLayout;
+  fitRow->addWidget(fit_);
+  fitRow->addWidget(new QLabel(tr("rollouts"), saved));
+  fitRow->addWidget(fitRollouts_);
+  fitRow->addWidget(new QLabel(tr("tries"), saved));
+  fitRow->addWidget(fitCorrections_);
   cv->addWidget(controllers_);
   cv->addLayout(row);
+  cv->addLayout(fitRow);
   v->addWidget(saved);
   v->addStretch(1);
 
@@ -261,6 +277,8 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   });
   connect(play_, &QPushButton::clicked, this, &ControllerPanel::playSelected);
   connect(delete_, &QPushButton::clicked, this, &ControllerPanel::deleteSelected);
+  connect(fit_, &QPushButton::clicked, this, &ControllerPanel::fitSelectedFeedback);
+  connect(fitter_, &TaskRunner::finished, this, &ControllerPanel::updateButtons);
   connect(controllers_, &QListWidget::currentRowChanged, this, &ControllerPanel::updateButtons);
   connect(session_, &OptimizerSession::prepared, this, &ControllerPanel::onPrepared);
   connect(session_, &OptimizerSession::windowFinished, this, &ControllerPanel::onWindow);
@@ -495,6 +513,65 @@ void ControllerPanel::deleteSelected() {
   doc_->undoStack()->push(new SetControllersCommand(doc_, all, doc_->project().nextId, tr("Delete Controller '%1'").arg(item->text())));
 }
 
+void ControllerPanel::fitSelectedFeedback() {
+  const QListWidgetItem* item = controllers_->currentItem();
+  if (!item || fitter_->busy()) return;
+  const ObjectId id = ObjectId(item->data(Qt::UserRole).toULongLong());
+  const ControllerObject* found = nullptr;
+  for (const ControllerObject& c : doc_->project().controllers)
+    if (c.id == id) found = &c;
+  if (!found) return;
+  if (found->feedback.empty()) {
+    log_->warning(tr("Controller '%1' has no feedback policy to fit (build it with Balance feedback on)")
+                      .arg(QString::fromStdString(found->name)));
+    return;
+  }
+  struct Job {
+    Project project;
+    ControllerObject controller;
+    control::FeedbackRegressionResult result;
+  };
+  auto job = std::make_shared<Job>(Job{doc_->project(), *found, {}});
+  control::FeedbackRegressionOptions o;
+  o.rollouts = fitRollouts_->value();
+  o.corrections = fitCorrections_->value();
+  o.validation = std::max(1, o.rollouts / 2);
+  o.seed = uint64_t(seed_->value());
+  o.threads = threads_->value();
+  const QString name = QString::fromStdString(found->name);
+  log_->info(tr("Controller: fitting the feedback of '%1' by least squares (%2 pushed rollouts, %3 tries per window)")
+                 .arg(name).arg(o.rollouts).arg(o.corrections));
+  fitter_->run(
+      tr("Fitting the feedback of '%1'").arg(name),
+      [job, o](const Progress& progress) { job->result = control::regressFeedback(job->project, job->controller, o, progress); },
+      [this, job, id, name] {
+        const control::FeedbackRegressionResult& r = job->result;
+        const QString figures = tr("%1 pairs from %2 simulated windows; held-out score %3 -> %4")
+                                    .arg(r.pairs).arg(r.simulations).arg(r.initialScore, 0, 'g', 4).arg(r.fittedScore, 0, 'g', 4);
+        if (!r.kept) {
+          log_->info(tr("Controller '%1': the fitted feedback scored no lower, the previous gains are kept (%2)").arg(name, figures));
+          return;
+        }
+        std::vector<ControllerObject> all = doc_->project().controllers;
+        bool replaced = false;
+        for (ControllerObject& c : all)
+          if (c.id == id) c.feedback = job->controller.feedback, replaced = true;
+        if (!replaced) {
+          log_->warning(tr("Controller '%1' was deleted while its feedback was fitted").arg(name));
+          return;
+        }
+        doc_->undoStack()->push(new SetControllersCommand(doc_, all, doc_->project().nextId, tr("Fit Feedback of '%1'").arg(name)));
+        log_->info(tr("Controller '%1': fitted feedback kept (%2)").arg(name, figures));
+      },
+      [this, name](const QString& message, bool cancelled) {
+        if (cancelled)
+          log_->info(tr("Controller '%1': fitting the feedback cancelled, nothing changed").arg(name));
+        else
+          log_->error(tr("Controller '%1': fitting the feedback failed: %2").arg(name, message));
+      });
+  updateButtons();
+}
+
 void ControllerPanel::updateButtons() {
   const bool running = session_->running();
   run_->setEnabled(!running);
@@ -511,6 +588,7 @@ void ControllerPanel::updateButtons() {
     for (const ControllerObject& c : doc_->project().controllers)
       if (c.id == ObjectId(item->data(Qt::UserRole).toULongLong())) hasFeedback = !c.feedback.empty(), current = c.id;
   feedback_->setEnabled(hasFeedback);
+  fit_->setEnabled(hasFeedback && !fitter_->busy());
   if (!hasFeedback) feedback_->setChecked(false);
   else if (current != feedbackShownFor_) feedback_->setChecked(true);  // a newly selected controller plays with its feedback
   feedbackShownFor_ = current;

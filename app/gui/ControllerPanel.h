@@ -6,7 +6,10 @@
 // window; Preview plays the best controller so far in the viewport. A finished
 // or stopped search adds its controller to the project (undoable); the saved
 // controllers play with the reference drawn beside the character as a ghost,
-// and the character can be pushed with Ctrl+drag. Widgets are named ("ctl...")
+// and the character can be pushed with Ctrl+drag. Fit Feedback fits a saved
+// controller's feedback by least squares on pushed rollouts in the background
+// (control::regressFeedback; progress dialog, Cancel) and replaces its policy
+// when held-out pushes score lower (undoable). Widgets are named ("ctl...")
 // for tests.
 #pragma once
 
@@ -14,6 +17,7 @@
 #include "Log.h"
 #include "OptimizerSession.h"
 #include "SimulationController.h"
+#include "TaskRunner.h"
 
 #include <QWidget>
 
@@ -38,6 +42,7 @@ class ControllerPanel : public QWidget {
  public:
   ControllerPanel(Document* doc, SimulationController* sim, Log* log, QWidget* parent = nullptr);
   OptimizerSession* session() const { return session_; }
+  TaskRunner* fitter() const { return fitter_; }
   // The search's settings as the widgets say (the joint map from the table).
   control::OptimizeSpec spec() const;
 
@@ -52,19 +57,21 @@ class ControllerPanel : public QWidget {
   void playSelected();
   void showRetargeted();          // the segment retargeted, played kinematically in the viewport
   void deleteSelected();
+  void fitSelectedFeedback();     // least squares on pushed rollouts, in the background
 
   Document* doc_;
   SimulationController* sim_;
   Log* log_;
   OptimizerSession* session_;
+  TaskRunner* fitter_;
   QComboBox* clip_;
   QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_, *swingBalance_, *swingVelocity_;
-  QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_;
+  QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_, *fitRollouts_, *fitCorrections_;
   QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for
   QLineEdit* name_;
   QTableWidget* jointMap_;
-  QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_, *showRetarget_;
+  QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_, *showRetarget_, *fit_;
   QProgressBar* progress_;
   QLabel* status_;
   QChartView* chartView_;

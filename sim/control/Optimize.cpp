@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <random>
 #include <thread>
 
@@ -596,8 +597,17 @@ FeedbackRegressionResult regressFeedback(const Project& project, ControllerObjec
   // The rollouts, each recording its pairs.
   std::vector<std::vector<FeedbackPair>> recorded(pushes.size());
   std::vector<int> simulated(pushes.size(), 0);
+  // Progress per window done (0-90%; the held-out scores the rest), reported
+  // by one thread at a time; a cancel is seen at the next window.
   std::atomic<int> done{0};
   std::atomic<bool> cancelled{false};
+  std::mutex reporting;
+  const double total = double(pushes.size() * windows);
+  auto windowDone = [&] {
+    const int d = ++done;
+    const std::lock_guard<std::mutex> lock(reporting);
+    if (!progress.tryUpdate(0.9 * d / total, "fitting the feedback by least squares")) cancelled = true;
+  };
   parallelFor(pushes.size(), threads, [&](size_t r) {
     std::mt19937_64 rng((o.seed + 0x5bd1e995ull) * 0x9e3779b97f4a7c15ull + uint64_t(r));
     std::normal_distribution<double> noise(0.0, 1.0);
@@ -620,6 +630,7 @@ FeedbackRegressionResult regressFeedback(const Project& project, ControllerObjec
       const bool perturbed = r == 0 || pushes[r].step < windowStep[k];
       if (!perturbed) {  // up to the push: the plain controller
         if (!run(windowStep[k], windowStep[k + 1], pushes[r])) break;
+        windowDone();
         continue;
       }
       liu2013::Liu2013State snapshot = sim.state();
@@ -653,10 +664,8 @@ FeedbackRegressionResult regressFeedback(const Project& project, ControllerObjec
       bestState.policyWindow = -1;  // back to the plain controller's targets
       sim.setState(bestState);
       sim.setPolicy(policy);
+      windowDone();
     }
-    const int d = ++done;
-    if (!progress.tryUpdate(double(d) / double(pushes.size() + 1), "fitting the feedback by least squares"))
-      cancelled = true;
   });
   if (cancelled) throw Cancelled();
 
@@ -682,8 +691,11 @@ FeedbackRegressionResult regressFeedback(const Project& project, ControllerObjec
     }
   // Held out: other pushes (another seed).
   const std::vector<Push> held = seededPushes(o.validation, o.push, o.seed + 7919, bench.steps);
+  progress.update(0.9, "scoring the feedback on held-out pushes");
   result.initialScore = pushedRolloutScore(bench, controller, held, threads);
+  progress.update(0.95, "scoring the fitted feedback on held-out pushes");
   result.fittedScore = pushedRolloutScore(bench, fitted, held, threads);
+  progress.update(1.0, "fitted");
   result.kept = result.fittedScore < result.initialScore;
   if (result.kept) controller.feedback = std::move(fitted.feedback);
   return result;

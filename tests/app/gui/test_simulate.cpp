@@ -24,6 +24,8 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QProgressDialog>
+#include <QScreen>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QLabel>
@@ -657,6 +659,62 @@ TEST_F(SimulateTest, ShippedWalkControllerPlaysFromTheControlPanel) {
   const QImage shot = window->grab().toImage();
   shot.save("/tmp/sinew-walk-play.png");
   EXPECT_GT(imageStats(shot).distinctColors, 50);
+}
+
+// Fit Feedback fits the selected controller's feedback by least squares in the
+// background (a progress dialog with Cancel), keeps it only when held-out
+// pushes score lower (undoable), and a cancelled fit changes nothing.
+TEST_F(SimulateTest, FitFeedbackRunsInTheBackgroundAndIsUndoable) {
+  const QString path = sourcePath("projects/humanoid/humanoid-walk.sinew");
+  window->openProjectData(loadProject(path.toStdString()), path);
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  ControllerPanel* panel = window->controllerPanel();
+  ASSERT_NE(panel, nullptr);
+  auto* list = panel->findChild<QListWidget*>("ctlControllers");
+  ASSERT_EQ(list->count(), 1);
+  list->setCurrentRow(0);
+  auto* fit = panel->findChild<QPushButton*>("ctlFitFeedback");
+  ASSERT_NE(fit, nullptr);
+  ASSERT_TRUE(fit->isEnabled());
+  const FeedbackPolicy before = window->document()->project().controllers[0].feedback;
+  QUndoStack* undo = window->document()->undoStack();
+  const int commands = undo->count();
+
+  // A cancelled fit: nothing changes.
+  panel->findChild<QSpinBox*>("ctlFitRollouts")->setValue(4);
+  panel->findChild<QSpinBox*>("ctlFitCorrections")->setValue(4);
+  QTest::mouseClick(fit, Qt::LeftButton);
+  ASSERT_TRUE(panel->fitter()->busy());
+  EXPECT_FALSE(fit->isEnabled()) << "one fit at a time";
+  QTest::qWait(1500);  // the progress dialog is up (a window of its own: grab the screen)
+  auto* dialog = window->findChild<QProgressDialog*>();
+  ASSERT_NE(dialog, nullptr);
+  EXPECT_TRUE(dialog->isVisible());
+  QGuiApplication::primaryScreen()->grabWindow(0).save("/tmp/sinew-fit-feedback.png");
+  panel->fitter()->cancel();
+  ASSERT_TRUE(panel->fitter()->waitForIdle(300000));
+  EXPECT_TRUE(logHas("fitting the feedback cancelled")) << "cancel is reported";
+  EXPECT_TRUE(window->document()->project().controllers[0].feedback == before);
+  EXPECT_EQ(undo->count(), commands);
+
+  // A small fit to the end: the unpushed rollout, two tries per window.
+  panel->findChild<QSpinBox*>("ctlFitRollouts")->setValue(0);
+  panel->findChild<QSpinBox*>("ctlFitCorrections")->setValue(2);
+  QTest::mouseClick(fit, Qt::LeftButton);
+  ASSERT_TRUE(panel->fitter()->waitForIdle(600000));
+  EXPECT_TRUE(fit->isEnabled());
+  const bool kept = logHas("fitted feedback kept");
+  EXPECT_TRUE(kept || logHas("the previous gains are kept")) << "the outcome is reported";
+  EXPECT_TRUE(logHas("pairs from"));
+  if (kept) {
+    ASSERT_EQ(undo->count(), commands + 1);
+    EXPECT_FALSE(window->document()->project().controllers[0].feedback == before);
+    undo->undo();
+    EXPECT_TRUE(window->document()->project().controllers[0].feedback == before) << "undo restores the gains";
+  } else {
+    EXPECT_EQ(undo->count(), commands);
+    EXPECT_TRUE(window->document()->project().controllers[0].feedback == before);
+  }
 }
 
 TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
