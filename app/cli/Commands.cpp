@@ -70,6 +70,15 @@ void saveChecked(const Project& p, const std::string& path) { saveProject(p, pat
 
 }  // namespace
 
+size_t controllerIndex(const Project& project, const std::string& file, const std::string& name) {
+  std::string names;
+  for (size_t i = 0; i < project.controllers.size(); ++i) {
+    if (project.controllers[i].name == name) return i;
+    names += (names.empty() ? "" : ", ") + project.controllers[i].name;
+  }
+  throw InputError(file, "has no controller called '" + name + "' (controllers: " + (names.empty() ? "none" : names) + ")");
+}
+
 int info(const InfoArgs& args) {
   return guarded([&] {
     ImportOptions opt;

@@ -11,7 +11,15 @@
 #include <string>
 #include <vector>
 
+namespace sinew {
+struct Project;
+}
+
 namespace sinew::cli {
+
+// The index of `project`'s controller called `name`; InputError naming `file`
+// and listing the controllers there are if it has none of that name.
+size_t controllerIndex(const Project& project, const std::string& file, const std::string& name);
 
 enum ExitCode { kOk = 0, kUsage = 1, kBadInput = 2, kInternal = 3 };
 

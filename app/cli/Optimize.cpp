@@ -309,15 +309,7 @@ int fitFeedback(const FitFeedbackArgs& args) {
     if (args.output != args.project && fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "exists (pass --overwrite to replace it)");
     Project project = loadProject(args.project);
-    ControllerObject* controller = nullptr;
-    std::string names;
-    for (ControllerObject& c : project.controllers) {
-      if (c.name == args.controller) controller = &c;
-      names += (names.empty() ? "" : ", ") + c.name;
-    }
-    if (!controller)
-      throw InputError(args.project, "has no controller called '" + args.controller + "' (controllers: " +
-                                         (names.empty() ? "none" : names) + ")");
+    ControllerObject* controller = &project.controllers[controllerIndex(project, args.project, args.controller)];
     control::FeedbackRegressionOptions o;
     o.rollouts = args.rollouts;
     o.push = args.push;

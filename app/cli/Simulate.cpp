@@ -418,14 +418,7 @@ int simulate(const SimulateArgs& args) {
     control::ControllerRun controlled;
     const ControllerObject* controller = nullptr;
     if (!args.controller.empty()) {
-      std::string names;
-      for (const ControllerObject& c : project.controllers) {
-        if (c.name == args.controller) controller = &c;
-        names += (names.empty() ? "" : ", ") + c.name;
-      }
-      if (!controller)
-        throw InputError(args.project, "has no controller called '" + args.controller + "' (controllers: " +
-                                           (names.empty() ? "none" : names) + ")");
+      controller = &project.controllers[controllerIndex(project, args.project, args.controller)];
       const bool feedback = args.feedback == "on" && !controller->feedback.empty();
       if (args.feedback == "on" && controller->feedback.empty())
         std::cout << "note: controller '" << controller->name << "' has no feedback policy: playing it open loop\n";

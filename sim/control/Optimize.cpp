@@ -649,10 +649,11 @@ FeedbackRegressionResult regressFeedback(const Project& project, ControllerObjec
         sim.setPolicy(std::make_shared<OffsetPolicy>(policy, joints, offset, heading));
         const bool up = run(windowStep[k], windowStep[k + 1], Push{});
         ++simulated[r];
-        const CostTerms t = up ? trackingCost(bench.reference->features(sim.state().skeleton),
+        // (A fallen state's total includes kFallenCost; a solver failure costs that.)
+        const double cost = up ? trackingCost(bench.reference->features(sim.state().skeleton),
                                               bench.reference->features(w.referenceStart + w.referenceDuration), {})
-                               : CostTerms{};
-        const double cost = up && !t.fallen ? t.total : kFallenCost + (up ? t.total : 0.0);
+                                     .total
+                               : kFallenCost;
         if (cost < bestCost) {
           bestCost = cost;
           pair.correction = offset;

@@ -255,19 +255,25 @@ TEST(Feedback, SwingingLegIsCorrectedOnlyAtItsHipByTheSwingGains) {
 
 // Fitting the feedback gains from pushed rollouts: the same gains for any
 // thread count, and the controller carries them afterwards.
-TEST(Feedback, FitFromPushedRolloutsIsDeterministic) {
-  const Project p = test::withCmuClip(riggedHumanoid());
+// A controller with feedback for 01_01 from 0.2 s to `end`, searched with a
+// few samples (for the feedback fits, which need one to start from).
+ControllerObject shortFeedbackController(const Project& p, double end, int samples, int keep) {
   OptimizeSpec spec;
   spec.clip = "01_01";
   spec.start = 0.2;
-  spec.end = 0.4;
-  spec.samcon.samples = 4;
-  spec.samcon.keep = 2;
+  spec.end = end;
+  spec.samcon.samples = samples;
+  spec.samcon.keep = keep;
   spec.samcon.feedback = true;
   const PreparedOptimization prepared = prepareOptimization(p, spec);
   SamconSearch search(prepared.problem, makeThreadedEvaluator(2));
   while (!search.finished()) search.runWindow();
-  const ControllerObject made = makeControllerObject(p, spec, prepared, search, "short");
+  return makeControllerObject(p, spec, prepared, search, "short");
+}
+
+TEST(Feedback, FitFromPushedRolloutsIsDeterministic) {
+  const Project p = test::withCmuClip(riggedHumanoid());
+  const ControllerObject made = shortFeedbackController(p, 0.4, 4, 2);
   ASSERT_FALSE(made.feedback.empty());
   ASSERT_EQ(made.feedback.gains.size(), made.windows.size());
   FeedbackFitOptions o;
@@ -340,17 +346,7 @@ TEST(Feedback, LinearMapRecoversAKnownMapPerWindow) {
 // lower on the held-out pushes.
 TEST(Feedback, LeastSquaresFitFromPerturbedRolloutsIsDeterministic) {
   const Project p = test::withCmuClip(riggedHumanoid());
-  OptimizeSpec spec;
-  spec.clip = "01_01";
-  spec.start = 0.2;
-  spec.end = 0.5;
-  spec.samcon.samples = 3;
-  spec.samcon.keep = 1;
-  spec.samcon.feedback = true;
-  const PreparedOptimization prepared = prepareOptimization(p, spec);
-  SamconSearch search(prepared.problem, makeThreadedEvaluator(2));
-  while (!search.finished()) search.runWindow();
-  const ControllerObject made = makeControllerObject(p, spec, prepared, search, "short");
+  const ControllerObject made = shortFeedbackController(p, 0.5, 3, 1);
   ASSERT_EQ(made.windows.size(), 3u);
   FeedbackRegressionOptions o;
   o.rollouts = 1;
