@@ -171,7 +171,7 @@ struct OptimizeArgs {
   std::string timeScaling = "on", idInit = "on", feedback = "on";
   int fitRollouts = 0;               // > 0: fit the feedback gains from this many pushed rollouts
   double fitPush = 0.6;              // m/s
-  double window = 0.1, noise = 0.1, pdFrequency = 5;
+  double window = 0.1, noise = 0.1, pdFrequency = 5, stanceAngle = 0.1;
   std::string weights;               // "pose=1,velocity=0.5,...": cost weights that differ from the defaults
   std::string gains;                 // "ankle_tilt=3,swing_hip_balance=-0.5,...": feedback gains that differ from the defaults
   std::string name;                  // the controller's name (default: clip and segment); replaces one of that name

@@ -141,6 +141,7 @@ int optimize(const OptimizeArgs& args) {
     spec.start = args.start;
     spec.end = args.end;
     spec.pdFrequency = args.pdFrequency;
+    spec.stanceAngle = args.stanceAngle;
     control::SamconOptions& o = spec.samcon;
     o.samples = args.samples;
     o.keep = args.keep;

@@ -171,6 +171,9 @@ int main(int argc, char** argv) {
                   "swing_hip_velocity (foot placement by a swinging leg's hip; negative puts the foot where the centre "
                   "of mass goes) (defaults 3, 0, 0.2, 0, 0, 0, -0.5, -1)");
   opt->add_option("--pd-frequency", optArgs.pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));
+  opt->add_option("--stance-angle", optArgs.stanceAngle,
+                  "leg servos stiff enough to carry the body with about this error, rad (default 0.1; 0: plain inertia gains)")
+      ->check(CLI::Range(0.0, 1.0));
   opt->add_option("--name", optArgs.name, "Controller name (default: clip and segment); replaces a controller of that name");
   opt->add_option("-o,--output", optArgs.output, "Project file to write (may be the input)")->required();
   opt->add_option("--stats-json", optArgs.statsJson, "Write per-window costs, tracking errors, samples and wall time as JSON");

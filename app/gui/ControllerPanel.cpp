@@ -115,6 +115,9 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   window_ = doubleBox(search, "ctlWindow", 0.02, 1.0, 0.1, 3, 0.01, " s");
   noise_ = doubleBox(search, "ctlNoise", 0, 3, 0.1, 3, 0.01, " rad");
   pdFrequency_ = doubleBox(search, "ctlPdFrequency", 0.5, 50, 5, 1, 0.5, " Hz");
+  stanceAngle_ = doubleBox(search, "ctlStanceAngle", 0, 1, 0.1, 3, 0.01, " rad");
+  stanceAngle_->setToolTip(tr("Leg servos stiff enough to carry the body with about this error "
+                              "(0: gains from the limbs' inertia alone, as in the paper)"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);
@@ -148,6 +151,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   sf->addRow(tr("Window"), window_);
   sf->addRow(tr("Noise"), noise_);
   sf->addRow(tr("PD frequency"), pdFrequency_);
+  sf->addRow(tr("Stance angle"), stanceAngle_);
   auto* checks = new QHBoxLayout;
   checks->addWidget(timeScaling_);
   checks->addWidget(idInit_);
@@ -354,6 +358,7 @@ control::OptimizeSpec ControllerPanel::spec() const {
     if (auto* box = qobject_cast<QComboBox*>(jointMap_->cellWidget(r, 1)))
       s.jointMap.push_back(box->currentData().toString().toStdString());
   s.pdFrequency = pdFrequency_->value();
+  s.stanceAngle = stanceAngle_->value();
   control::SamconOptions& o = s.samcon;
   o.samples = samples_->value();
   o.keep = keep_->value();

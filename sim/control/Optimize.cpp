@@ -26,6 +26,7 @@ std::string specToJson(const OptimizeSpec& s) {
          {"end", s.end},
          {"frameRate", s.frameRate},
          {"pdFrequency", s.pdFrequency},
+         {"stanceAngle", s.stanceAngle},
          {"window", o.window},
          {"samples", o.samples},
          {"keep", o.keep},
@@ -61,6 +62,7 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("end", s.end);
     get("frameRate", s.frameRate);
     get("pdFrequency", s.pdFrequency);
+    get("stanceAngle", s.stanceAngle);
     get("jointMap", s.jointMap);
     SamconOptions& o = s.samcon;
     get("window", o.window);
@@ -94,10 +96,10 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
   return s;
 }
 
-liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency) {
+liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency, double stanceAngle) {
   liu2013::ModelOptions o = liu2013::modelOptionsFor(project.simulation);
   if (pdFrequency > 0) o.pdFrequency = pdFrequency;
-  o.stanceAngle = 0.1;  // legs that can carry the body (see ModelOptions)
+  o.stanceAngle = stanceAngle;  // legs that can carry the body (see ModelOptions); 0: inertia alone
   return o;
 }
 
@@ -201,6 +203,7 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   if (!(o.noise >= 0) || !(o.timeScaleRange >= 0 && o.timeScaleRange < 0.9))
     throw InputError("optimize", "the noise must be >= 0 and the time scale range in [0, 0.9)");
   if (!(spec.pdFrequency > 0 && spec.pdFrequency < 100)) throw InputError("--pd-frequency", "must lie in (0, 100) Hz");
+  if (!(spec.stanceAngle >= 0 && spec.stanceAngle <= 1)) throw InputError("--stance-angle", "must lie in [0, 1] rad");
   if (o.feedback && !(o.feedbackPeriod > 0 && o.feedbackPeriod <= o.window))
     throw InputError("--feedback-period", "must lie in (0, window] s");
   const ClipObject* source = nullptr;
@@ -218,7 +221,7 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   PreparedOptimization out;
   SamconProblem& p = out.problem;
   p.options = o;
-  p.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, spec.pdFrequency));
+  p.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, spec.pdFrequency, spec.stanceAngle));
   p.settings = searchSettings(project);
 
   progress.update(0.2, "retargeting");
@@ -289,6 +292,7 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   c.jointMap = prepared.retarget.map.clipJoint;
   c.reference = prepared.retarget.clip;
   c.pdFrequency = spec.pdFrequency;
+  c.stanceAngle = spec.stanceAngle;
   c.windows = search.best();
   c.feedback = search.problem().feedback;
   // A stopped search keeps the windows done, and their gains.
@@ -348,7 +352,7 @@ ControllerRun prepareControllerRun(const Project& project, const ControllerObjec
   if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
   controller.validate(project.name, project.skeleton->skeleton.size());
   ControllerRun run;
-  run.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency));
+  run.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency, controller.stanceAngle));
   run.reference = std::make_shared<ReferenceMotion>(*run.model, controller.reference);
   run.policy = std::make_shared<ControllerPolicy>(controller, run.reference, feedback, settings.dt);
   settings.drive = DriveMode::Hold;  // the policy replaces the drive
@@ -378,7 +382,7 @@ RolloutBench makeRolloutBench(const Project& project, const ControllerObject& co
   if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
   controller.validate(project.name, project.skeleton->skeleton.size());
   RolloutBench b;
-  b.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency));
+  b.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency, controller.stanceAngle));
   b.reference = std::make_shared<ReferenceMotion>(*b.model, controller.reference);
   liu2013::applyScene(project.simulation, b.settings);
   b.settings.threads = 1;

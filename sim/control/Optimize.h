@@ -24,6 +24,7 @@ struct OptimizeSpec {
   std::vector<std::string> jointMap;     // per skeleton joint ("" none); empty: automatic
   double frameRate = 0;                  // of the retargeted reference (0: the clip's)
   double pdFrequency = 5;                // Hz: the skeleton's PD gains (kp = I (2 pi f)^2)
+  double stanceAngle = 0.1;              // rad: leg servos stiffened to carry the body (liu2013::ModelOptions; 0: the paper's plain gains)
   SamconOptions samcon;
 };
 
@@ -168,6 +169,6 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
                                    const Skeleton& skeleton, const ReferenceMotion& reference);
 
 // The model options a controller was made with.
-liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency);
+liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency, double stanceAngle);
 
 }  // namespace sinew::control

@@ -177,6 +177,7 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
          {"end", c.end},
          {"jointMap", c.jointMap},
          {"pdFrequency", c.pdFrequency},
+         {"stanceAngle", c.stanceAngle},
          {"reference", clipToJson(c.reference, blobs)},
          {"windows", windows},
          {"targets", blobs.add(targets.data(), targets.size(), {c.windows.size(), joints, 4})},
@@ -408,6 +409,7 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
   o.end = field<double>(c, "end", ctx, path);
   o.jointMap = field<std::vector<std::string>>(c, "jointMap", ctx, path);
   o.pdFrequency = c.value("pdFrequency", 0.0);
+  o.stanceAngle = c.value("stanceAngle", 0.1);  // files before it was saved: the search's fixed 0.1
   o.reference = clipFromJson(field<json>(c, "reference", ctx, path), blobs, path);
   o.settings = c.value("settings", "");
   const size_t joints = o.jointMap.size();

@@ -27,6 +27,7 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
     throw InputError(context, what + ": its joint map does not match the skeleton (" + std::to_string(jointMap.size()) +
                                   " rows for " + std::to_string(jointCount) + " joints)");
   if (!(start >= 0 && end > start && std::isfinite(end))) throw InputError(context, what + ": bad segment");
+  if (!(stanceAngle >= 0 && stanceAngle <= 1)) throw InputError(context, what + ": stanceAngle must lie in [0, 1] rad");
   reference.validate(context + ": " + what + " reference");
   for (size_t k = 0; k < windows.size(); ++k) {
     const ControlWindow& w = windows[k];

@@ -46,6 +46,7 @@ struct ControllerObject {
   std::vector<std::string> jointMap;     // per skeleton joint: the clip joint it follows ("" none)
   MotionClip reference;                  // the retargeted segment, on the character's skeleton
   double pdFrequency = 0;                // Hz: the PD gains it was made for (0: the solver's default)
+  double stanceAngle = 0.1;              // rad: the leg servos' stance stiffening it was made for (0: none; liu2013::ModelOptions)
   std::vector<ControlWindow> windows;
   FeedbackPolicy feedback;
   std::string settings;                  // the optimiser's settings, JSON (for the record and to rerun)

@@ -23,7 +23,7 @@ namespace {
 using test::riggedHumanoid;
 
 std::shared_ptr<const liu2013::Liu2013Model> model() {
-  static const auto m = liu2013::buildLiu2013Model(riggedHumanoid(), controllerModelOptions(riggedHumanoid(), 5));
+  static const auto m = liu2013::buildLiu2013Model(riggedHumanoid(), controllerModelOptions(riggedHumanoid(), 5, 0.1));
   return m;
 }
 

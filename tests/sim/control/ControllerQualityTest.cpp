@@ -106,6 +106,44 @@ TEST(ControllerQuality, StandingSegmentStaysUprightTracksAndAbsorbsAPush) {
   EXPECT_LT(pushed.maxTiltDegrees, 0.75 * openLoop.maxTiltDegrees);
 }
 
+// The ablation of Section 5.1 in the paper's regime: servo gains from the
+// limbs' inertia alone (no stance stiffening), so the legs sag under the body
+// unless their targets carry the load. With the inverse-dynamics targets as
+// the initial solution, the same small search (20 samples a window) tracks
+// 01_01's first 0.6 s far better than around the reference pose, for two
+// seeds. (With the stiffened legs the searches use by default, the targets'
+// offsets are small and the effect drowns in the seed: docs/WORK-IN-PROGRESS.md.)
+TEST(ControllerQuality, InverseDynamicsInitialisationMattersWithPlainGains) {
+  const Project project =
+      test::withCmuClip(loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew"));
+  auto endCost = [&](bool idInit, uint64_t seed) {
+    OptimizeSpec spec;
+    spec.clip = "01_01";
+    spec.start = 0;
+    spec.end = 0.6;
+    spec.stanceAngle = 0;
+    spec.samcon.samples = 20;
+    spec.samcon.keep = 5;
+    spec.samcon.seed = seed;
+    spec.samcon.feedback = true;
+    spec.samcon.idInit = idInit;
+    const PreparedOptimization prepared = prepareOptimization(project, spec);
+    SamconSearch search(prepared.problem, makeThreadedEvaluator(2));
+    while (!search.finished()) search.runWindow();
+    EXPECT_FALSE(search.failed());
+    return search.reports().back().best.total;
+  };
+  double with = 0, without = 0;
+  for (uint64_t seed : {1, 2}) {
+    const double a = endCost(true, seed), b = endCost(false, seed);
+    std::printf("seed %d: end cost %.3f with inverse dynamics, %.3f around the reference pose\n", int(seed), a, b);
+    EXPECT_LT(a, b) << "seed " << seed;
+    with += a;
+    without += b;
+  }
+  EXPECT_LT(with, 0.7 * without);
+}
+
 // The periodic segment. Its controller is committed, made by
 // `sinew-cli optimize projects/humanoid/humanoid-rigged.sinew --clip "Walk in place"
 // --start 0 --end 2 --samples 150 --seed 1 -o projects/humanoid/humanoid-walk.sinew`

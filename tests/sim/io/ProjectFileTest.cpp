@@ -445,6 +445,7 @@ TEST(ProjectFile, ControllersRoundTrip) {
   c.jointMap[0] = "Hips";
   c.reference = p.clips.at(0).clip;
   c.pdFrequency = 5.5;
+  c.stanceAngle = 0;  // plain inertia gains (the default, 0.1, stiffens the legs)
   for (int w = 0; w < 3; ++w) {
     ControlWindow win;
     win.referenceStart = c.start + w * 0.1;
@@ -480,6 +481,11 @@ TEST(ProjectFile, ControllersRoundTrip) {
   p.controllers[0].feedback.swingGains.clear();  // none: fine, and not written
   saveProject(p, dir.file("noswing.sinew"));
   EXPECT_TRUE(loadProject(dir.file("noswing.sinew")).controllers[0].feedback.swingGains.empty());
+
+  // A stance angle outside [0, 1] rad is refused.
+  p.controllers[0].stanceAngle = -0.1;
+  EXPECT_THROW(p.validate("stance angle"), InputError);
+  p.controllers[0].stanceAngle = 0.1;
 
   // A window whose targets do not cover the skeleton is named.
   p.controllers[0].windows[1].targets.pop_back();
