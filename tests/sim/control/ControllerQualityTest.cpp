@@ -7,9 +7,10 @@
 //   the open-loop replay much further;
 // - a periodic segment (the example's "Walk in place" clip, 0-2 s), searched
 //   with foot placement and committed in projects/humanoid/humanoid-walk.sinew:
-//   with its feedback it rides out shoves from four sides; open loop it falls.
-// Release only (label "physics"): about a minute and a half on 2 AVX-512 cores,
-// five and a half minutes on 2 AVX2-only cores (Zen 3), hence its 1200 s timeout.
+//   with its feedback it rides out shoves from four sides; open loop it falls;
+// - the inverse-dynamics ablation (Section 6) with the paper's plain gains.
+// Release only (label "physics"): the standing search takes five and a half
+// minutes on 2 AVX2-only cores (Zen 3), hence the 1200 s timeout per test.
 #include "control/Optimize.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
