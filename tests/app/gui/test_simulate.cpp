@@ -65,6 +65,19 @@ class SimulateTest : public ::testing::Test {
     window->close();
     window.reset();
   }
+  // Opens the shipped walk project (projects/humanoid/humanoid-walk.sinew) in the
+  // Control dock with its one controller selected.
+  ControllerPanel* openShippedWalk() {
+    const QString path = sourcePath("projects/humanoid/humanoid-walk.sinew");
+    window->openProjectData(loadProject(path.toStdString()), path);
+    window->findChild<QDockWidget*>("dockControl")->raise();
+    ControllerPanel* panel = window->controllerPanel();
+    if (!panel) return nullptr;
+    auto* list = panel->findChild<QListWidget*>("ctlControllers");
+    if (list->count() != 1) return nullptr;
+    list->setCurrentRow(0);
+    return panel;
+  }
   bool logHas(const QString& text) {
     for (const LogEntry& e : window->log()->entries())
       if (e.message.contains(text)) return true;
@@ -625,23 +638,14 @@ TEST_F(SimulateTest, SceneEditorCollidersHoldTheCharacter) {
   EXPECT_TRUE(scene->selectedCollider().isEmpty());
 }
 
-// The Control dock: a short search on the project's own clip runs in the
-// background with progress and a cost plot, adds its controller to the
-// project (undoable), and the controller plays with the reference as a ghost
-// beside the character. Stop keeps the windows done.
 // The shipped walk controller (projects/humanoid/humanoid-walk.sinew) is
 // listed in the Controller panel and plays with its feedback, the reference
 // walking as a ghost beside the character, which stays up.
 TEST_F(SimulateTest, ShippedWalkControllerPlaysFromTheControlPanel) {
-  const QString path = sourcePath("projects/humanoid/humanoid-walk.sinew");
-  window->openProjectData(loadProject(path.toStdString()), path);
-  window->findChild<QDockWidget*>("dockControl")->raise();
-  ControllerPanel* panel = window->controllerPanel();
-  ASSERT_NE(panel, nullptr);
+  ControllerPanel* panel = openShippedWalk();
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped walk project";
   auto* list = panel->findChild<QListWidget*>("ctlControllers");
-  ASSERT_EQ(list->count(), 1);
   EXPECT_TRUE(list->item(0)->text().contains("Walk in place 0-2 s")) << list->item(0)->text().toStdString();
-  list->setCurrentRow(0);
   EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlFeedback")->isChecked());
   SimulationController* sim = window->simulation();
   QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
@@ -665,14 +669,8 @@ TEST_F(SimulateTest, ShippedWalkControllerPlaysFromTheControlPanel) {
 // background (a progress dialog with Cancel), keeps it only when held-out
 // pushes score lower (undoable), and a cancelled fit changes nothing.
 TEST_F(SimulateTest, FitFeedbackRunsInTheBackgroundAndIsUndoable) {
-  const QString path = sourcePath("projects/humanoid/humanoid-walk.sinew");
-  window->openProjectData(loadProject(path.toStdString()), path);
-  window->findChild<QDockWidget*>("dockControl")->raise();
-  ControllerPanel* panel = window->controllerPanel();
-  ASSERT_NE(panel, nullptr);
-  auto* list = panel->findChild<QListWidget*>("ctlControllers");
-  ASSERT_EQ(list->count(), 1);
-  list->setCurrentRow(0);
+  ControllerPanel* panel = openShippedWalk();
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped walk project";
   auto* fit = panel->findChild<QPushButton*>("ctlFitFeedback");
   ASSERT_NE(fit, nullptr);
   ASSERT_TRUE(fit->isEnabled());
@@ -717,6 +715,10 @@ TEST_F(SimulateTest, FitFeedbackRunsInTheBackgroundAndIsUndoable) {
   }
 }
 
+// The Control dock: a short search on the project's own clip runs in the
+// background with progress and a cost plot, adds its controller to the
+// project (undoable), and the controller plays with the reference as a ghost
+// beside the character. Stop keeps the windows done.
 TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   window->findChild<QDockWidget*>("dockControl")->raise();
   ControllerPanel* panel = window->controllerPanel();
