@@ -42,23 +42,33 @@ InverseDynamicsFrame inverseDynamicsAt(const ReferenceMotion& ref, const dyn::Ar
     v.y() = 0;
     const bool contact = height < o.contactHeight && v.norm() < o.contactSpeed;
     f.footContact.push_back(contact ? 1 : 0);
+    f.footForce.push_back(Vec3::Zero());
+    f.footTorque.push_back(Vec3::Zero());
     if (contact) touching.push_back(i);
   }
   if (!touching.empty()) {
     std::vector<Vec3> d(touching.size());
-    std::vector<double> inverse(touching.size());
+    std::vector<double> share(touching.size());
     double sum = 0;
     for (size_t j = 0; j < touching.size(); ++j) {
       const size_t l = size_t(feet[touching[j]]);
       d[j] = k.pose[l].apply(body.links[l].inertia.com) - com;
-      inverse[j] = 1.0 / std::max(std::hypot(d[j].x(), d[j].z()), 1e-3);
-      sum += inverse[j];
+      share[j] = 1.0 / std::max(std::hypot(d[j].x(), d[j].z()), 1e-3);
+      sum += share[j];
     }
+    // Eq. 28 takes each foot's own moment about the centre of mass out of its
+    // own torque. With two feet astride the centre of mass that leaves equal
+    // and opposite foot torques (a squeeze of about d m g / 2 each) which the
+    // legs would have to hold; so the moment of all the feet's forces is taken
+    // out of the total once, and what remains is shared. With one foot this is
+    // eq. 28 exactly.
+    Vec3 lever = Vec3::Zero();
+    for (size_t j = 0; j < touching.size(); ++j) lever += (share[j] / sum) * d[j];
+    const Vec3 residual = torque - lever.cross(force);
     for (size_t j = 0; j < touching.size(); ++j) {
       const size_t l = size_t(feet[touching[j]]);
-      const double share = inverse[j] / sum;
-      Vec3 fi = share * force;
-      Vec3 ti = share * torque - d[j].cross(fi);  // about the foot's centre of mass
+      Vec3 fi = (share[j] / sum) * force;                                            // eq. 27
+      Vec3 ti = (share[j] / sum) * residual;                                         // about the foot's centre of mass
       fi.y() = std::max(fi.y(), 0.0);                                                // eq. 29
       const double tangential = std::hypot(fi.x(), fi.z());
       if (tangential > o.friction * fi.y()) {                                        // eq. 30
@@ -71,6 +81,8 @@ InverseDynamicsFrame inverseDynamicsAt(const ReferenceMotion& ref, const dyn::Ar
       const Vec3 footCom = k.pose[l].apply(body.links[l].inertia.com);
       wrenches[l].force = fi;
       wrenches[l].torque = ti + (footCom - k.pose[l].translation).cross(fi);
+      f.footForce[touching[j]] = fi;
+      f.footTorque[touching[j]] = ti;
       f.contactForce += fi;
       f.contactTorque += ti + (footCom - com).cross(fi);
     }

@@ -5,8 +5,10 @@
 //   - the total ground contact force and torque from the change of linear
 //     and angular momentum about the centre of mass (eq. 25-26), shared among
 //     the feet in contact by their horizontal distance from the centre of
-//     mass (eq. 27-28), and projected onto what contact can do: pushing only,
-//     inside the friction cone, torque bounded by the foot's size (eq. 29-31);
+//     mass (eq. 27-28; the feet's torques share what their forces' moment
+//     leaves of the total, so that two feet do not squeeze the legs), and
+//     projected onto what contact can do: pushing only, inside the friction
+//     cone, torque bounded by the foot's size (eq. 29-31);
 //   - joint torques by recursive Newton-Euler on the whole-body links, turned
 //     into PD targets (eq. 32, with the implicit damping of stable PD).
 #pragma once
@@ -32,6 +34,7 @@ struct InverseDynamicsFrame {
   Vec3 contactForce = Vec3::Zero();   // total, after projection (world)
   Vec3 contactTorque = Vec3::Zero();  // about the centre of mass
   std::vector<uint8_t> footContact;   // per ReferenceMotion::feet()
+  std::vector<Vec3> footForce, footTorque;  // per foot, after projection; torque about the foot's centre of mass
   Eigen::VectorXd tau;                // generalised forces (the free root's entries: the unexplained wrench)
   std::vector<Quat> targets;          // PD targets per link (eq. 32)
 };

@@ -87,6 +87,47 @@ TEST(InverseDynamics, RecoversThePdTargetsThatMadeAMotion) {
   }
 }
 
+// Standing still on both feet (the rest pose held for half a second): the
+// ground carries the weight, split between the feet by eq. 27, and the feet's
+// torques are only what the total needs (the same for both: the centre of
+// pressure lies behind the feet's centres of mass), not the opposing pair of
+// about m g d / 2 (d: half the stance width) that eq. 28 applied foot by foot
+// leaves, which the legs would have to hold against each other.
+TEST(InverseDynamics, TwoFeetCarryTheWeightWithoutSqueezing) {
+  const liu2013::Liu2013Model& m = *model();
+  const dyn::ArticulatedModel body = wholeBodyModel(m);
+  const dyn::ArticulatedState rest = dyn::restState(body);
+  const double h = 0.0005;
+  const std::vector<Vec3> roots(1001, rest.rootPosition);
+  const std::vector<std::vector<Quat>> rotations(1001, rest.rotation);
+  const ReferenceMotion reference(m, skeletonAnimationClip(riggedHumanoid().skeleton->skeleton, roots, rotations, h));
+  InverseDynamicsOptions o;
+  o.dt = h;
+  const InverseDynamicsFrame f = inverseDynamicsAt(reference, m.skeleton, 0.25, o);
+  ASSERT_EQ(f.footContact.size(), 2u);
+  ASSERT_TRUE(f.footContact[0] && f.footContact[1]) << "both feet on the ground";
+  const double weight = dyn::totalMass(body) * body.gravity.norm();
+  EXPECT_NEAR(f.contactForce.y(), weight, 1e-6 * weight);
+  EXPECT_LT(Vec2(f.contactForce.x(), f.contactForce.z()).norm(), 1e-6 * weight);
+  EXPECT_NEAR(f.footForce[0].y() + f.footForce[1].y(), weight, 1e-6 * weight);
+  EXPECT_GT(std::min(f.footForce[0].y(), f.footForce[1].y()), 0.3 * weight) << "each foot carries a share";
+  // Half the stance width times half the weight: the squeeze eq. 28 alone would leave.
+  const dyn::LinkKinematics k = dyn::forwardKinematics(body, rest);
+  const double halfWidth =
+      0.5 * std::abs(k.pose[size_t(reference.feet()[0])].translation.x() - k.pose[size_t(reference.feet()[1])].translation.x());
+  ASSERT_GT(halfWidth, 0.03);
+  const double squeeze = halfWidth * 0.5 * weight;
+  std::printf("weight %.1f N, feet %.3f / %.3f of it, foot torques (%.2f %.2f %.2f) / (%.2f %.2f %.2f) N m, "
+              "a squeeze would be %.1f N m\n",
+              weight, f.footForce[0].y() / weight, f.footForce[1].y() / weight, f.footTorque[0].x(),
+              f.footTorque[0].y(), f.footTorque[0].z(), f.footTorque[1].x(), f.footTorque[1].y(), f.footTorque[1].z(),
+              squeeze);
+  EXPECT_LT((f.footTorque[0] - f.footTorque[1]).norm(), 0.05 * squeeze) << "no opposing pair";
+  EXPECT_LT(std::abs(f.footTorque[0].z()) + std::abs(f.footTorque[1].z()), 0.05 * squeeze)
+      << "no roll about the forward axis";
+  EXPECT_LT(f.contactTorque.norm(), 0.05 * squeeze) << "standing still: no net torque about the centre of mass";
+}
+
 TEST(Retarget, CmuClipMapsAutomaticallyAndStandsOnTheGround) {
   const Skeleton& skel = riggedHumanoid().skeleton->skeleton;
   const MotionClip clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
