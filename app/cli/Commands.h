@@ -164,6 +164,7 @@ int addMuscle(const AddMuscleArgs& args);
 struct OptimizeArgs {
   std::string project;
   std::string clip;                  // a clip name in the project, or a .bvh file (added to the output project)
+  std::string storeClip = "on";      // "off": a .bvh clip is not kept in the output (the controller has its segment)
   double start = 0, end = -1;        // s; end < 0: the clip's end
   int samples = 200, keep = 10, threads = 0;
   int rounds = 1;                    // refinement rounds per window (SamconOptions::rounds)

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -125,7 +126,7 @@ int optimize(const OptimizeArgs& args) {
     // The clip: one of the project's, or a BVH file added to the project.
     control::OptimizeSpec spec;
     spec.clip = args.clip;
-    bool inProject = false;
+    bool inProject = false, fromFile = false;
     for (const ClipObject& c : project.clips) inProject = inProject || c.clip.name == args.clip;
     if (!inProject && fs::path(args.clip).extension() == ".bvh" && fs::exists(args.clip)) {
       ClipObject c;
@@ -137,6 +138,7 @@ int optimize(const OptimizeArgs& args) {
         if (o.clip.name == c.clip.name) throw InputError(args.clip, "the project already has a different clip called '" + c.clip.name + "'");
       spec.clip = c.clip.name;
       project.clips.push_back(std::move(c));
+      fromFile = true;
     }
     spec.start = args.start;
     spec.end = args.end;
@@ -292,6 +294,12 @@ int optimize(const OptimizeArgs& args) {
       }
     }
 
+    // A clip read from a BVH file stays in the output unless asked otherwise
+    // (the controller carries its retargeted segment; the file can be passed
+    // again to search again).
+    if (fromFile && args.storeClip == "off")
+      project.clips.erase(std::find_if(project.clips.begin(), project.clips.end(),
+                                       [&](const ClipObject& c) { return c.clip.name == spec.clip; }));
     saveProject(project, args.output);
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
     std::cout << (stopped.empty() ? "finished" : "stopped (" + stopped + "), kept the windows done") << ": "

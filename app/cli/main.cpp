@@ -152,6 +152,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 100));
   opt->add_option("--threads", optArgs.threads, "Sample evaluation threads (default: all cores)")->check(CLI::Range(1, 256));
   opt->add_option("--seed", optArgs.seed, "Random seed (default 1)");
+  opt->add_option("--store-clip", optArgs.storeClip,
+                  "Keep a --clip read from a .bvh file in the output project: on|off (default on; the controller "
+                  "carries its retargeted segment either way)")
+      ->check(CLI::IsMember({"on", "off"}));
   opt->add_option("--time-scaling", optArgs.timeScaling, "Sample each window's duration: on|off")->check(CLI::IsMember({"on", "off"}));
   opt->add_option("--id-init", optArgs.idInit, "Initial targets by inverse dynamics (else the reference pose): on|off")
       ->check(CLI::IsMember({"on", "off"}));

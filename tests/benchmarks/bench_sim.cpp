@@ -17,6 +17,7 @@
 #include "rig/WeightPaint.h"
 #include "rig/RigBuild.h"
 #include "liu2013/Liu2013.h"
+#include "control/Optimize.h"
 #include "li2019/Li2019.h"
 #include "examples/Bars.h"
 #include "examples/ViperScenes.h"
@@ -24,6 +25,7 @@
 #include "examples/ShethScenes.h"
 #include "sheth2015/Sheth2015Simulation.h"
 
+#include "../sim/control/CmuClip.h"
 #include "../sim/rig/RigScenes.h"
 
 #include <benchmark/benchmark.h>
@@ -313,6 +315,34 @@ static void BM_Liu2013Step(benchmark::State& state) {
   state.counters["realtime_factor"] = benchmark::Counter(0.0005 * state.iterations(), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Liu2013Step)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Controller search (Liu et al. 2013, Section 5): one 0.1 s control window of
+// CMU 01_01 (8.0-8.1 s, the standing before the turn) sampled 40 times on the
+// example character, from its settled start, with balance feedback in the
+// loop, as `sinew-cli optimize` runs it; argument = threads. items_per_second
+// is samples per second (each simulates 0.1 s, about 200 steps, and is scored).
+static void BM_SamconWindow(benchmark::State& state) {
+  constexpr int kSamples = 40;
+  static const Project project =
+      test::withCmuClip(loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew"));
+  static const control::PreparedOptimization prepared = [] {
+    control::OptimizeSpec spec;
+    spec.clip = "01_01";
+    spec.start = 8.0;
+    spec.end = 8.5;
+    spec.samcon.samples = kSamples;
+    spec.samcon.keep = 10;
+    spec.samcon.feedback = true;
+    return control::prepareOptimization(project, spec);
+  }();
+  for (auto _ : state) {
+    control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(static_cast<int>(state.range(0))));
+    search.runWindow();
+    benchmark::DoNotOptimize(search.bestState());
+  }
+  state.SetItemsProcessed(state.iterations() * kSamples);
+}
+BENCHMARK(BM_SamconWindow)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(10.0);
 
 // Li et al. 2019, Table 1 (20 local/global iterations, dt = 1/30 s): one step
 // of a generated scene dropped onto the ground, with the time split as in the

@@ -38,7 +38,9 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   const TempDir dir;
   const ProcessResult a = cli(dir, optimizeArgs(dir.file("a.sinew"), dir.file("a.json"), "2"));
   ASSERT_EQ(a.exitCode, 0) << a.out << a.err;
-  const ProcessResult b = cli(dir, optimizeArgs(dir.file("b.sinew"), dir.file("b.json"), "1"));
+  std::vector<std::string> argsB = optimizeArgs(dir.file("b.sinew"), dir.file("b.json"), "1");
+  argsB.insert(argsB.end(), {"--store-clip", "off"});
+  const ProcessResult b = cli(dir, argsB);
   ASSERT_EQ(b.exitCode, 0) << b.out << b.err;
 
   const json stats = json::parse(test::readBytes(dir.file("a.json")));
@@ -67,6 +69,8 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_TRUE(pa.controllers[0].windows == pb.controllers[0].windows);
   EXPECT_EQ(pa.controllers[0].sourceClip, "01_01");
   EXPECT_EQ(pa.clips.size(), loadProject(kProject).clips.size() + 1) << "the BVH file was added as a clip";
+  EXPECT_TRUE(pb.clips == loadProject(kProject).clips) << "--store-clip off leaves it out";
+  EXPECT_EQ(pb.nextId, pa.nextId) << "the same ids either way";
   EXPECT_FALSE(pa.controllers[0].settings.empty());
 
   // project-info lists it.

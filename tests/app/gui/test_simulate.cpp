@@ -65,10 +65,11 @@ class SimulateTest : public ::testing::Test {
     window->close();
     window.reset();
   }
-  // Opens the shipped walk project (projects/humanoid/humanoid-walk.sinew) in the
-  // Control dock with its one controller selected.
-  ControllerPanel* openShippedWalk() {
-    const QString path = sourcePath("projects/humanoid/humanoid-walk.sinew");
+  // Opens a shipped project with one controller (by default the walk,
+  // projects/humanoid/humanoid-walk.sinew) in the Control dock with that
+  // controller selected.
+  ControllerPanel* openShippedController(const char* project = "projects/humanoid/humanoid-walk.sinew") {
+    const QString path = sourcePath(project);
     window->openProjectData(loadProject(path.toStdString()), path);
     window->findChild<QDockWidget*>("dockControl")->raise();
     ControllerPanel* panel = window->controllerPanel();
@@ -77,6 +78,27 @@ class SimulateTest : public ::testing::Test {
     if (list->count() != 1) return nullptr;
     list->setCurrentRow(0);
     return panel;
+  }
+  // Plays the panel's selected controller (`name`) with Play for `seconds` of
+  // simulated time, pauses, and checks the character is up with the
+  // reference's ghost shown; saves the window to `screenshot`.
+  void playsUpWithItsGhost(ControllerPanel* panel, const char* name, double seconds, const char* screenshot) {
+    SimulationController* sim = window->simulation();
+    QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
+    ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= seconds || !sim->lastError().isEmpty(); }, 300000));
+    sim->pause();
+    ASSERT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+    ASSERT_TRUE(sim->controller().has_value());
+    EXPECT_EQ(sim->controller()->name, name);
+    const std::vector<SimMeasures> m = sim->frameMeasures(0, nullptr);
+    ASSERT_GE(m.size(), 2u);
+    EXPECT_GT(m.back().centerOfMass.y(), 0.85 * m.front().centerOfMass.y()) << "the character stays up";
+    EXPECT_FALSE(sim->ghostJoints().empty());
+    window->viewport()->frameAll();
+    QTest::qWait(200);
+    const QImage shot = window->grab().toImage();
+    shot.save(screenshot);
+    EXPECT_GT(imageStats(shot).distinctColors, 50);
   }
   bool logHas(const QString& text) {
     for (const LogEntry& e : window->log()->entries())
@@ -642,34 +664,28 @@ TEST_F(SimulateTest, SceneEditorCollidersHoldTheCharacter) {
 // listed in the Controller panel and plays with its feedback, the reference
 // walking as a ghost beside the character, which stays up.
 TEST_F(SimulateTest, ShippedWalkControllerPlaysFromTheControlPanel) {
-  ControllerPanel* panel = openShippedWalk();
+  ControllerPanel* panel = openShippedController();
   ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped walk project";
   auto* list = panel->findChild<QListWidget*>("ctlControllers");
   EXPECT_TRUE(list->item(0)->text().contains("Walk in place 0-2 s")) << list->item(0)->text().toStdString();
   EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlFeedback")->isChecked());
-  SimulationController* sim = window->simulation();
-  QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
-  ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= 1.2 || !sim->lastError().isEmpty(); }, 300000));
-  sim->pause();
-  ASSERT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
-  ASSERT_TRUE(sim->controller().has_value());
-  EXPECT_EQ(sim->controller()->name, "Walk in place 0-2 s");
-  const std::vector<SimMeasures> m = sim->frameMeasures(0, nullptr);
-  ASSERT_GE(m.size(), 2u);
-  EXPECT_GT(m.back().centerOfMass.y(), 0.85 * m.front().centerOfMass.y()) << "the character stays up";
-  EXPECT_FALSE(sim->ghostJoints().empty());
-  window->viewport()->frameAll();
-  QTest::qWait(200);
-  const QImage shot = window->grab().toImage();
-  shot.save("/tmp/sinew-walk-play.png");
-  EXPECT_GT(imageStats(shot).distinctColors, 50);
+  playsUpWithItsGhost(panel, "Walk in place 0-2 s", 1.2, "/tmp/sinew-walk-play.png");
+}
+
+// The shipped turn controller (projects/humanoid/humanoid-turn.sinew: CMU
+// 01_01 8-10 s) plays from the Controller panel: mid-turn the character is up
+// and has turned with the reference (the ghost beside it).
+TEST_F(SimulateTest, ShippedTurnControllerPlaysFromTheControlPanel) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-turn.sinew");
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped turn project";
+  playsUpWithItsGhost(panel, "01_01 8-10 s", 1.5, "/tmp/sinew-turn-play.png");
 }
 
 // Fit Feedback fits the selected controller's feedback by least squares in the
 // background (a progress dialog with Cancel), keeps it only when held-out
 // pushes score lower (undoable), and a cancelled fit changes nothing.
 TEST_F(SimulateTest, FitFeedbackRunsInTheBackgroundAndIsUndoable) {
-  ControllerPanel* panel = openShippedWalk();
+  ControllerPanel* panel = openShippedController();
   ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped walk project";
   auto* fit = panel->findChild<QPushButton*>("ctlFitFeedback");
   ASSERT_NE(fit, nullptr);
