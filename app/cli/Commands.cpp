@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <set>
 
 namespace sinew::cli {
 
@@ -95,7 +96,8 @@ int info(const InfoArgs& args) {
              {"faces", m.mesh.triangleCount()},
              {"sourceVertices", m.sourceVertices},
              {"weldedVertices", m.weldedVertices},
-             {"skinBones", m.skin ? m.skin->bones.size() : 0}};
+             {"skinBones", m.skin ? m.skin->bones.size() : 0},
+             {"bindResidual", m.bindResidual}};
       const Aabb b = m.mesh.bounds();
       o["bounds"] = {{"min", {b.min.x(), b.min.y(), b.min.z()}}, {"max", {b.max.x(), b.max.y(), b.max.z()}}};
       if (m.report) o["validation"] = toJson(*m.report);
@@ -104,6 +106,8 @@ int info(const InfoArgs& args) {
     if (args.json) {
       json j{{"file", args.file},
              {"format", r.format},
+             {"scale", r.scale},
+             {"upAxis", r.upAxis},
              {"assimp", toJson(r.assimp)},
              {"meshes", meshes},
              {"totals", {{"meshes", r.meshes.size()}, {"vertices", vertices}, {"faces", faces}}},
@@ -118,17 +122,24 @@ int info(const InfoArgs& args) {
       std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
       return int(kOk);
     }
-    std::cout << args.file << " (" << r.format << ")\n";
+    std::cout << args.file << " (" << r.format << ", " << r.scale << " m per unit, " << r.upAxis << " up)\n";
     std::cout << "  assimp: " << r.assimp.nodes << " nodes, " << r.assimp.meshes << " meshes, " << r.assimp.vertices
               << " vertices, " << r.assimp.faces << " faces, " << r.assimp.bones << " bones, " << r.assimp.animations
               << " animations, " << r.assimp.animationChannels << " channels\n";
     for (const ImportedMesh& m : r.meshes) {
       std::cout << "  mesh '" << m.name << "': " << m.mesh.vertexCount() << " vertices (" << m.weldedVertices
                 << " welded), " << m.mesh.triangleCount() << " faces";
-      if (m.skin) std::cout << ", skinned to " << m.skin->bones.size() << " bones";
+      if (m.skin) std::cout << ", skinned to " << m.skin->bones.size() << " bones (bind-pose residual " << m.bindResidual << " m)";
       std::cout << "\n";
     }
-    if (r.skeleton) std::cout << "  skeleton: " << r.skeleton->size() << " joints\n";
+    if (r.skeleton) {
+      std::set<std::string> skinBones;
+      for (const ImportedMesh& m : r.meshes)
+        if (m.skin) skinBones.insert(m.skin->bones.begin(), m.skin->bones.end());
+      std::cout << "  skeleton: " << r.skeleton->size() << " joints, " << skinBones.size() << " of them skin bones";
+      if (r.skeleton->size() > skinBones.size()) std::cout << " (the others are nodes between bones)";
+      std::cout << "\n";
+    }
     for (const VolumeObject& v : r.volumes)
       std::cout << "  tet mesh '" << v.name << "': " << v.mesh.nodeCount() << " nodes, " << v.mesh.tetCount() << " tets, "
                 << v.bones.size() << " bone regions\n";

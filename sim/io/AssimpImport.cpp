@@ -90,6 +90,8 @@ Mat4 toMat4(const aiMatrix4x4& m) {
   return r;
 }
 
+Vec3 toVec3(const aiVector3D& v) { return {v.x, v.y, v.z}; }
+
 Mat4 globalMatrix(const aiNode* n) {
   Mat4 m = Mat4::Identity();
   for (; n; n = n->mParent) m = toMat4(n->mTransformation) * m;
@@ -102,12 +104,117 @@ Transform rigidPart(const Mat4& m, double scale) {
   return {Quat(nearestRotation(a)).normalized(), m.topRightCorner<3, 1>() * scale};
 }
 
+// A number for a message: 6 significant digits.
+std::string formatNumber(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
 std::string nodeName(const aiNode* n) { return n ? sanitizeName(n->mName.C_Str()) : std::string(); }
+
+// ---------------------------------------------------------------------------
+// The bind pose. Assimp's skinning convention (glTF's too): a vertex v of a
+// skinned mesh goes to sum_b w_b G_b O_b v, with G_b the global matrix of
+// bone b's node and O_b its offset (inverse bind) matrix; the mesh node's own
+// transform is not used. So a skinned mesh is placed where skinning at the
+// bind pose puts it, and the skeleton's rest pose is the bind pose: when the
+// node hierarchy is stored in another pose (G_b O_b differ between bones),
+// the bind-pose global of bone b is C O_b^-1, C = G_r O_r of the mesh's
+// root-most bone r (so that bone stays where the hierarchy has it).
+
+// Units and up axis the file declares (FBX global settings), as a matrix
+// applied on the left of every node's global matrix; scale stays separate.
+struct SceneFrame {
+  Mat4 up = Mat4::Identity();  // rotation taking the file's up axis to +Y
+  std::string upAxis = "Y";    // as declared ("Y" when nothing is declared)
+};
+
+SceneFrame sceneFrame(const aiScene* s) {
+  SceneFrame f;
+  if (!s->mMetaData) return f;
+  int32_t axis = 1, sign = 1;
+  if (!s->mMetaData->Get("UpAxis", axis)) return f;
+  s->mMetaData->Get("UpAxisSign", sign);
+  if (axis == 1 && sign >= 0) return f;
+  Vec3 from = Vec3::Zero();
+  from[std::clamp(axis, 0, 2)] = sign >= 0 ? 1.0 : -1.0;
+  f.up.topLeftCorner<3, 3>() = Quat::FromTwoVectors(from, Vec3::UnitY()).toRotationMatrix();
+  if (axis == 1 && sign < 0)  // upside down: half a turn about X
+    f.up.topLeftCorner<3, 3>() = Eigen::AngleAxisd(M_PI, Vec3::UnitX()).toRotationMatrix();
+  f.upAxis = std::string(sign < 0 ? "-" : "") + "XYZ"[std::clamp(axis, 0, 2)];
+  return f;
+}
+
+struct BindPose {
+  Mat4 frame = Mat4::Identity();                    // SceneFrame::up
+  std::map<const aiMesh*, Mat4> meshToWorld;        // per skinned mesh: mesh space -> world at the bind pose
+  std::map<const aiNode*, Mat4> boneWorld;          // bind-pose global of skin bones stored in another pose
+  std::set<std::string> posedBones;                 // bones whose node is not at the bind pose
+  // Global matrix at the bind pose (file units, frame applied).
+  Mat4 global(const aiNode* n) const {
+    if (!n) return frame;
+    if (auto it = boneWorld.find(n); it != boneWorld.end()) return it->second;
+    return global(n->mParent) * toMat4(n->mTransformation);
+  }
+};
+
+unsigned nodeDepth(const aiNode* n) {
+  unsigned d = 0;
+  for (; n && n->mParent; n = n->mParent) ++d;
+  return d;
+}
+
+BindPose bindPoseOf(const aiScene* scene, const SceneFrame& frame) {
+  BindPose bp;
+  bp.frame = frame.up;
+  if (!scene->mRootNode) return bp;
+  auto current = [&](const aiNode* n) -> Mat4 { return frame.up * globalMatrix(n); };
+  for (unsigned mi = 0; mi < scene->mNumMeshes; ++mi) {
+    const aiMesh* m = scene->mMeshes[mi];
+    if (!m->mNumBones) continue;
+    // Extent of the mesh in its own space: the tolerance for "the same placement".
+    Aabb box;
+    for (unsigned v = 0; v < m->mNumVertices; ++v) box.add(toVec3(m->mVertices[v]));
+    const double extent = std::max(box.empty() ? 0.0 : box.size().norm(), 1e-9);
+    struct BoneSkinning {
+      const aiNode* node;
+      Mat4 c;  // G_b O_b
+      unsigned bone;
+    };
+    std::vector<BoneSkinning> skinning;
+    const aiNode* rootBone = nullptr;
+    Mat4 c = Mat4::Identity();
+    for (unsigned b = 0; b < m->mNumBones; ++b) {
+      const aiNode* n = scene->mRootNode->FindNode(m->mBones[b]->mName);
+      if (!n) continue;
+      const Mat4 cb = current(n) * toMat4(m->mBones[b]->mOffsetMatrix);
+      skinning.push_back({n, cb, b});
+      if (!rootBone || nodeDepth(n) < nodeDepth(rootBone)) {
+        rootBone = n;
+        c = cb;
+      }
+    }
+    if (!rootBone) continue;
+    bp.meshToWorld[m] = c;
+    const double linear = std::max(c.topLeftCorner<3, 3>().norm(), 1e-12);
+    for (const auto& [n, cb, b] : skinning) {
+      const Mat4 d = cb - c;
+      const bool same = d.topLeftCorner<3, 3>().cwiseAbs().maxCoeff() <= 1e-4 * linear &&
+                        d.topRightCorner<3, 1>().norm() <= 1e-4 * extent * linear;
+      if (same || bp.boneWorld.count(n)) continue;
+      bp.posedBones.insert(sanitizeName(n->mName.C_Str()));
+      // Bind-pose global: C O_b^-1 (the first mesh naming the bone decides).
+      bp.boneWorld[n] = c * toMat4(m->mBones[b]->mOffsetMatrix).inverse();
+    }
+  }
+  return bp;
+}
 
 // The skeleton of a skinned scene: every node named by a bone, and the nodes
 // between those and their lowest common ancestor (which is included only if
-// it is itself a bone).
-std::optional<Skeleton> extractSkeleton(const aiScene* scene, double scale, Diagnostics& diag,
+// it is itself a bone); its rest pose is the bind pose.
+std::optional<Skeleton> extractSkeleton(const aiScene* scene, const BindPose& bind, double scale, Diagnostics& diag,
                                         const std::string& path) {
   std::set<std::string> boneNames;
   for (unsigned m = 0; m < scene->mNumMeshes; ++m)
@@ -154,7 +261,7 @@ std::optional<Skeleton> extractSkeleton(const aiScene* scene, double scale, Diag
       // Parent joint: the nearest included ancestor (non-joint nodes in between are folded in).
       const aiNode* parentNode = n->mParent;
       while (parentNode && !index.count(parentNode)) parentNode = parentNode->mParent;
-      const Transform w = rigidPart(globalMatrix(n), scale);
+      const Transform w = rigidPart(bind.global(n), scale);
       world[n] = w;
       Joint j;
       j.name = nodeName(n);
@@ -172,26 +279,74 @@ std::optional<Skeleton> extractSkeleton(const aiScene* scene, double scale, Diag
     std::string base = j.name;
     for (int k = 2; !seen.insert(j.name).second; ++k) j.name = base + "." + std::to_string(k);
   }
+  if (!bind.posedBones.empty())
+    diag.push_back({Severity::Info, path + ": the node hierarchy is stored in another pose than the bind pose (" +
+                                        std::to_string(bind.posedBones.size()) +
+                                        " bone(s)); the skeleton's rest pose is the bind pose"});
   return sk;
 }
 
 struct MeshInstance {
   const aiMesh* mesh;
-  Mat4 transform;  // node global matrix
+  Mat4 transform;  // where the mesh's vertices go: the node's global matrix, or the bind-pose skinning placement
   std::string name;
 };
 
-void collectInstances(const aiScene* scene, const aiNode* node, std::vector<MeshInstance>& out) {
-  const Mat4 g = globalMatrix(node);
+void collectInstances(const aiScene* scene, const aiNode* node, const BindPose& bind, std::vector<MeshInstance>& out) {
+  const Mat4 g = bind.frame * globalMatrix(node);
   for (unsigned i = 0; i < node->mNumMeshes; ++i) {
     const unsigned mi = node->mMeshes[i];
     if (mi >= scene->mNumMeshes) continue;
     const aiMesh* m = scene->mMeshes[mi];
     std::string name = m->mName.length ? sanitizeName(m->mName.C_Str()) : nodeName(node);
     if (name == "defaultobject") name.clear();  // Assimp's placeholder for unnamed OBJ groups
-    out.push_back({m, g, name});
+    const auto skinned = bind.meshToWorld.find(m);
+    out.push_back({m, skinned != bind.meshToWorld.end() ? skinned->second : g, name});
   }
-  for (unsigned c = 0; c < node->mNumChildren; ++c) collectInstances(scene, node->mChildren[c], out);
+  for (unsigned c = 0; c < node->mNumChildren; ++c) collectInstances(scene, node->mChildren[c], bind, out);
+}
+
+// How far skinning the imported rest skeleton (rigid joints, with the uniform
+// scale of a unit conversion) with the file's offset matrices lands from where
+// the mesh was placed, in metres: zero unless the file's bones carry
+// non-uniform scale or shear that joints cannot hold.
+double bindResidual(const aiScene* scene, const std::vector<MeshInstance>& parts, const BindPose& bind, double scale) {
+  double worst = 0;
+  for (const MeshInstance& inst : parts) {
+    const aiMesh* m = inst.mesh;
+    if (!m->mNumBones || !bind.meshToWorld.count(m)) continue;
+    std::vector<Mat4> skin(m->mNumBones, Mat4::Zero());
+    for (unsigned b = 0; b < m->mNumBones; ++b)
+      if (const aiNode* n = scene->mRootNode->FindNode(m->mBones[b]->mName)) {
+        // The joint as Sinew keeps it: rotation and position, plus the one
+        // uniform scale a unit conversion in the hierarchy gives.
+        const Mat4 a = bind.global(n);
+        const Mat3 linear = a.topLeftCorner<3, 3>();
+        Mat4 joint = Mat4::Identity();
+        joint.topLeftCorner<3, 3>() = std::cbrt(std::abs(linear.determinant())) * nearestRotation(linear);
+        joint.topRightCorner<3, 1>() = a.topRightCorner<3, 1>();
+        skin[b] = joint * toMat4(m->mBones[b]->mOffsetMatrix);
+      }
+    std::vector<Eigen::Vector4d> sum(m->mNumVertices, Eigen::Vector4d::Zero());
+    std::vector<double> total(m->mNumVertices, 0.0);
+    for (unsigned b = 0; b < m->mNumBones; ++b) {
+      const aiBone* bone = m->mBones[b];
+      for (unsigned w = 0; w < bone->mNumWeights; ++w) {
+        const aiVertexWeight& vw = bone->mWeights[w];
+        if (vw.mVertexId >= m->mNumVertices || !(vw.mWeight > 0)) continue;
+        const aiVector3D& p = m->mVertices[vw.mVertexId];
+        sum[vw.mVertexId] += vw.mWeight * (skin[b] * Eigen::Vector4d(p.x, p.y, p.z, 1.0));
+        total[vw.mVertexId] += vw.mWeight;
+      }
+    }
+    for (unsigned v = 0; v < m->mNumVertices; ++v) {
+      if (!(total[v] > 0)) continue;
+      const aiVector3D& p = m->mVertices[v];
+      const Vec3 placed = (inst.transform * Eigen::Vector4d(p.x, p.y, p.z, 1.0)).head<3>();
+      worst = std::max(worst, (sum[v].head<3>() / total[v] - placed).norm() * scale);
+    }
+  }
+  return worst;
 }
 
 // Builds one triangle mesh (and its skin, if any) from mesh instances.
@@ -333,7 +488,7 @@ const aiScene* readScene(Assimp::Importer& importer, const std::string& path, bo
   // no indices, indices past the vertex array), on which Assimp's own
   // post-processing asserts or crashes: check the raw scene first.
   checkRawScene(raw, path);
-  const aiScene* scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_SortByPType);
+  const aiScene* scene = importer.ApplyPostProcessing(aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_LimitBoneWeights);
   if (!scene) throw InputError(path, "cannot be processed: " + oneLine(importer.GetErrorString()));
   if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE && scene->mNumMeshes == 0 && scene->mNumAnimations == 0)
     throw InputError(path, "contains no meshes or animations");
@@ -424,7 +579,6 @@ void readInChildProcess(const std::string& path, uint64_t fileSize, bool statsOn
 // its ancestors become clip joints with six channels (position, then Z Y X
 // Euler rotation), sampled at the animation's key rate.
 
-Vec3 toVec3(const aiVector3D& v) { return {v.x, v.y, v.z}; }
 Quat toQuat(const aiQuaternion& q) { return Quat(q.w, q.x, q.y, q.z).normalized(); }
 
 // Linear interpolation of vector keys (positions, scalings) at `t` (ticks),
@@ -459,7 +613,7 @@ Vec3 zyxDegrees(const Quat& q) {
   return e * (180.0 / M_PI);
 }
 
-std::vector<MotionClip> clipsFromAnimations(const aiScene* scene, double scale, const std::string& path,
+std::vector<MotionClip> clipsFromAnimations(const aiScene* scene, const Mat4& frame, double scale, const std::string& path,
                                             Diagnostics& diag) {
   std::vector<MotionClip> clips;
   if (!scene->mRootNode) return clips;
@@ -490,7 +644,7 @@ std::vector<MotionClip> clipsFromAnimations(const aiScene* scene, double scale, 
     for (const auto& p : paths)
       for (size_t k = common - 1; k < p.size(); ++k) included.insert(p[k]);
     const aiNode* root = paths[0][common - 1];
-    const Mat4 above = root->mParent ? globalMatrix(root->mParent) : Mat4::Identity();
+    const Mat4 above = frame * (root->mParent ? globalMatrix(root->mParent) : Mat4::Identity());
 
     MotionClip clip;
     clip.name = sanitizeName(anim->mName.length ? anim->mName.C_Str() : std::filesystem::path(path).stem().string());
@@ -584,6 +738,52 @@ std::vector<MotionClip> clipsFromAnimations(const aiScene* scene, double scale, 
   return clips;
 }
 
+// Metres per file unit. Explicit (options.scale > 0), or detected: what the
+// file declares (FBX: UnitScaleFactor, centimetres per unit; Collada's <unit>
+// Assimp applies itself; glTF is in metres), then checked against the size a
+// character can have: a scene over 25 m tall in metres is taken to be in
+// centimetres, one under 5 cm by its declared unit but plausible as it is
+// keeps the file's numbers. Each decision is a diagnostic.
+double resolveScale(const aiScene* scene, const std::vector<MeshInstance>& instances, const ImportOptions& options,
+                    const std::string& path, Diagnostics& diag) {
+  if (options.scale > 0) return options.scale;
+  Aabb box;
+  for (const MeshInstance& inst : instances)
+    for (unsigned v = 0; v < inst.mesh->mNumVertices; ++v) {
+      const aiVector3D& p = inst.mesh->mVertices[v];
+      box.add((inst.transform * Eigen::Vector4d(p.x, p.y, p.z, 1.0)).head<3>());
+    }
+  const double size = box.empty() ? 0.0 : box.size().maxCoeff();
+  double declared = 1.0;
+  std::string why;
+  if (scene->mMetaData) {
+    double factor = 0;
+    float factorF = 0;
+    if (scene->mMetaData->Get("UnitScaleFactor", factor) || (scene->mMetaData->Get("UnitScaleFactor", factorF) && (factor = factorF, true))) {
+      if (std::isfinite(factor) && factor > 0) {
+        declared = factor * 0.01;  // FBX: centimetres per file unit
+        why = "the file declares " + formatNumber(factor) + " cm per unit";
+      }
+    }
+  }
+  constexpr double kTallest = 25.0, kSmallest = 0.05;
+  double scale = declared;
+  if (size > 0 && size * declared < kSmallest && size >= kSmallest && size <= kTallest) {
+    scale = 1.0;
+    diag.push_back({Severity::Warning, path + ": " + why + ", which makes it " + formatNumber(size * declared) +
+                                           " m; it is read in metres instead (give --scale to choose)"});
+    return scale;
+  }
+  if (size * scale > kTallest && size * scale * 0.01 >= kSmallest) {
+    diag.push_back({Severity::Info, path + ": " + formatNumber(size * scale) +
+                                        " m across in metres: read as centimetres (give --scale to choose)"});
+    return scale * 0.01;
+  }
+  if (!why.empty() && declared != 1.0)
+    diag.push_back({Severity::Info, path + ": " + why + ": " + formatNumber(declared) + " m per unit"});
+  return scale;
+}
+
 std::string displayName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 }  // namespace
@@ -615,9 +815,10 @@ bool isImportable(const std::string& path) {
   return std::find(exts.begin(), exts.end(), e) != exts.end();
 }
 
-ImportResult importFile(const std::string& path, const ImportOptions& opt, const Progress& progress) {
-  if (!(opt.scale > 0) || !std::isfinite(opt.scale))
-    throw InputError(path, "import scale must be a positive number");
+ImportResult importFile(const std::string& path, const ImportOptions& options, const Progress& progress) {
+  ImportOptions opt = options;
+  if (!(opt.scale >= 0) || !std::isfinite(opt.scale))
+    throw InputError(path, "import scale must be a positive number (or 0 to detect units)");
   if (!(opt.clipScale >= 0) || !std::isfinite(opt.clipScale))
     throw InputError(path, "clip scale must be a positive number (or 0 to detect units)");
   ImportResult r;
@@ -678,9 +879,16 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
     return r;
   }
 
-  r.skeleton = extractSkeleton(scene, opt.scale, r.diagnostics, path);
+  const SceneFrame frame = sceneFrame(scene);
+  const BindPose bind = bindPoseOf(scene, frame);
   std::vector<MeshInstance> instances;
-  if (scene->mRootNode) collectInstances(scene, scene->mRootNode, instances);
+  if (scene->mRootNode) collectInstances(scene, scene->mRootNode, bind, instances);
+  opt.scale = resolveScale(scene, instances, options, path, r.diagnostics);
+  r.scale = opt.scale;
+  r.upAxis = frame.upAxis;
+  if (frame.upAxis != "Y")
+    r.diagnostics.push_back({Severity::Info, path + ": the file is " + frame.upAxis + "-up; turned to stand along +Y"});
+  r.skeleton = extractSkeleton(scene, bind, opt.scale, r.diagnostics, path);
   std::vector<std::pair<std::string, std::vector<MeshInstance>>> groups;
   if (opt.merge && !instances.empty()) {
     groups.push_back({sanitizeName(std::filesystem::path(path).stem().string()), instances});
@@ -696,6 +904,13 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
     const Progress p = progress.sub(0.5 + 0.5 * g / groups.size(), 0.5 + 0.5 * (g + 1) / groups.size());
     ImportedMesh m = buildMesh(groups[g].second, groups[g].first, opt, path, r.diagnostics);
     if (m.mesh.triangles.empty()) continue;
+    if (m.skin) {
+      m.bindResidual = bindResidual(scene, groups[g].second, bind, opt.scale);
+      const double height = std::max(m.mesh.bounds().size().maxCoeff(), 1e-12);
+      r.diagnostics.push_back({m.bindResidual <= 1e-6 * height ? Severity::Info : Severity::Warning,
+                               path + ": mesh '" + m.name + "': skinning the rest skeleton reproduces it to " +
+                                   formatNumber(m.bindResidual / height) + " of its size"});
+    }
     if (opt.validate) {
       MeshValidationOptions vo;
       vo.checkSelfIntersections = opt.checkSelfIntersections;
@@ -704,7 +919,7 @@ ImportResult importFile(const std::string& path, const ImportOptions& opt, const
     }
     r.meshes.push_back(std::move(m));
   }
-  r.clips = clipsFromAnimations(scene, opt.scale, path, r.diagnostics);
+  r.clips = clipsFromAnimations(scene, frame.up, opt.scale, path, r.diagnostics);
   if (r.empty()) throw InputError(path, "contains no triangle meshes, skeleton or animation");
   progress.update(1.0, "done");
   return r;

@@ -22,7 +22,7 @@ struct AssimpStats {
 };
 
 struct ImportOptions {
-  double scale = 1.0;                  // metres per file unit for meshes and skeletons
+  double scale = 0.0;                  // metres per file unit for meshes and skeletons; 0: detect (see importFile)
   double clipScale = 0.0;              // metres per file unit for BVH clips; 0: detect from the rest pose
   bool weld = true;                    // merge coincident vertices (for simulation use)
   bool merge = false;                  // merge all meshes of the file into one object
@@ -41,11 +41,16 @@ struct ImportedMesh {
   size_t sourceVertices = 0;            // before welding
   size_t weldedVertices = 0;            // vertices merged by welding
   std::optional<MeshReport> report;     // validation (if requested)
+  // Skinned meshes: how far (metres) skinning the imported rest skeleton with
+  // the file's offset matrices lands from where the mesh was placed.
+  double bindResidual = 0;
 };
 
 struct ImportResult {
   std::string path;
   std::string format;                   // lower-case extension
+  double scale = 1.0;                   // metres per file unit, as used
+  std::string upAxis = "Y";             // the up axis the file declares (turned to +Y on import)
   AssimpStats assimp;
   std::vector<ImportedMesh> meshes;
   std::optional<Skeleton> skeleton;     // from the node hierarchy of the skin's bones
@@ -60,6 +65,14 @@ struct ImportResult {
 // files of Li et al. 2019). Throws InputError naming the file and the problem for
 // missing, empty, unsupported, truncated or malformed files; throws Cancelled
 // when `progress` is cancelled.
+// A skinned mesh is placed where skinning at the bind pose puts it (Assimp's
+// and glTF's convention: the mesh node's own transform is not used); the
+// skeleton's rest pose is the bind pose (from the offset matrices when the
+// hierarchy is stored in another pose; ImportedMesh::bindResidual says how
+// well the rest skeleton reproduces the mesh); unskinned meshes go by their
+// node transforms. A declared up axis (FBX) is turned to +Y; units are
+// detected (FBX's declared unit, then a plausible size) unless options.scale
+// is given.
 ImportResult importFile(const std::string& path, const ImportOptions& options = {},
                         const Progress& progress = Progress::none());
 
