@@ -27,6 +27,19 @@ class InputError : public std::runtime_error {
   std::string problem_;
 };
 
+// An InputError about some joints of the skeleton (a rig step that cannot
+// build their bones): names them all, so that a front end can select them
+// and the log can list them.
+class JointsError : public InputError {
+ public:
+  JointsError(std::string file, std::string problem, std::vector<std::string> joints)
+      : InputError(std::move(file), std::move(problem)), joints_(std::move(joints)) {}
+  const std::vector<std::string>& joints() const { return joints_; }
+
+ private:
+  std::vector<std::string> joints_;
+};
+
 // Thrown from a progress checkpoint when the user cancelled a long operation.
 class Cancelled : public std::runtime_error {
  public:

@@ -85,6 +85,15 @@ void exportSkinnedCharacter(const Skeleton& skeleton, const std::vector<SkinnedP
     const int32_t p = skeleton.joints[j].parent;
     jointNode[j]->mTransformation = toAi(p < 0 ? jointData[j] : Mat4(jointData[size_t(p)].inverse() * jointData[j]));
   }
+  if (!opt.storedPose.empty()) {
+    if (opt.storedPose.size() != skeleton.size()) throw InputError(path, "the stored pose has the wrong joint count");
+    const std::vector<Transform> posed = skeleton.worldFromLocal(opt.storedPose);
+    for (size_t j = 0; j < skeleton.size(); ++j) {
+      const int32_t p = skeleton.joints[j].parent;
+      const Mat4 world = toData(posed[j]);
+      jointNode[j]->mTransformation = toAi(p < 0 ? world : Mat4(toData(posed[size_t(p)]).inverse() * world));
+    }
+  }
   std::vector<std::vector<aiNode*>> childNodes(skeleton.size());
   std::vector<aiNode*> rootJoints;
   for (size_t j = 0; j < skeleton.size(); ++j) {

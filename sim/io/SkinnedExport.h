@@ -34,6 +34,10 @@ struct SkinnedExportOptions {
   // A transform on skinned meshes' nodes that skinning ignores (glTF's rule;
   // FBX keeps a mesh's bind transform, so leave it at the identity there).
   Transform skinnedMeshNode;
+  // Joint-local transforms (metres) the node hierarchy stores instead of the
+  // rest pose, as files saved on an animation frame do; the offset matrices
+  // keep the bind pose. Empty: the rest pose.
+  std::vector<Transform> storedPose;
 };
 
 // Writes the character to `path` (format from the extension: fbx, gltf, glb,

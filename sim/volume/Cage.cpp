@@ -37,9 +37,12 @@ CageResult buildCage(const TriMesh& surface, const Skeleton& skeleton, const Cag
   // Bones and their anchor points.
   const BoneSet bones = boneSet(skeleton);
   std::vector<Vec3> anchors;
+  std::vector<int32_t> anchorBone;  // the bone each anchor was placed for
   for (size_t b = 0; b < bones.joints.size(); ++b)
-    for (const Vec3& p : fixedNodeAnchors(skeleton.joints[size_t(bones.joints[b])].bone, bones.world[b]))
+    for (const Vec3& p : fixedNodeAnchors(skeleton.joints[size_t(bones.joints[b])].bone, bones.world[b])) {
       anchors.push_back(p);
+      anchorBone.push_back(int32_t(b));
+    }
   rep.anchors = anchors.size();
 
   // Sizes: the cage's expected edge length from the surface area and the
@@ -138,16 +141,28 @@ CageResult buildCage(const TriMesh& surface, const Skeleton& skeleton, const Cag
   for (int32_t n : tet.steinerNode) rep.anchorsInserted += n >= 0;
   rep.fixedPerBone = fixedNodeCounts(v.fixedBone, bones.names.size());
   for (size_t c : rep.fixedPerBone) rep.fixedNodes += c;
-  const std::vector<FixedNodeProblem> problems = checkFixedNodes(v.mesh, v.fixedBone, bones.names.size());
+  std::vector<FixedNodeProblem> problems = checkFixedNodes(v.mesh, v.fixedBone, bones.names.size());
   if (!problems.empty()) {
+    // Where shapes overlap, a node goes to the deepest one, which can leave a
+    // thin bone too few: give such a bone back the anchor nodes inserted for it.
+    for (const FixedNodeProblem& problem : problems)
+      for (size_t a = 0; a < anchors.size(); ++a)
+        if (anchorBone[a] == problem.bone && tet.steinerNode[a] >= 0) v.fixedBone[size_t(tet.steinerNode[a])] = problem.bone;
+    rep.fixedPerBone = fixedNodeCounts(v.fixedBone, bones.names.size());
+    problems = checkFixedNodes(v.mesh, v.fixedBone, bones.names.size());
+  }
+  if (!problems.empty()) {
+    std::vector<std::string> names;
     std::string list;
-    for (size_t i = 0; i < problems.size() && i < 5; ++i)
-      list += (i ? ", " : "") + ("'" + bones.names[size_t(problems[i].bone)] + "' (" +
-                                 std::to_string(problems[i].fixedNodes) + ")");
-    if (problems.size() > 5) list += ", ...";
-    throw InputError(name, std::to_string(problems.size()) +
-                               " bone(s) hold fewer than 4 non-coplanar fixed nodes: " + list +
-                               "; is the bone shape outside the surface?");
+    for (const FixedNodeProblem& problem : problems) {
+      names.push_back(bones.names[size_t(problem.bone)]);
+      if (names.size() <= 5)
+        list += (names.size() > 1 ? ", " : "") + ("'" + names.back() + "' (" + std::to_string(problem.fixedNodes) + ")");
+    }
+    if (problems.size() > 5) list += ", ... (all " + std::to_string(problems.size()) + " in the log)";
+    throw JointsError(name, std::to_string(problems.size()) + " bone(s) hold fewer than 4 non-coplanar fixed nodes: " +
+                                list + "; is the bone shape outside the surface?",
+                      std::move(names));
   }
 
   // 5. Embedding of the surface's vertices.

@@ -163,6 +163,43 @@ INSTANTIATE_TEST_SUITE_P(Formats, ExportedCharacter,
                                            Layout{"FbxYUpMetres", "fbx", {}}, Layout{"FbxZUpCentimetres", "fbx", fbxZUpCentimetres()}),
                          layoutName);
 
+// A file saved on an animation frame: the hierarchy holds a pose (arms down,
+// a knee bent), the offset matrices the bind pose. The mesh comes in at the
+// bind pose and so does the skeleton.
+TEST(ExchangeCharacter, AHierarchyStoredInAnotherPoseImportsAtTheBindPose) {
+  test::TempDir dir;
+  const ExchangeCharacter& c = character();
+  SkinnedExportOptions o;
+  o.zUp = true;
+  for (const Joint& j : c.skeleton.joints) o.storedPose.push_back(j.restLocal);
+  const auto turn = [&](const char* name, const Vec3& axis, double degrees) {
+    Transform& t = o.storedPose[size_t(c.skeleton.find(name))];
+    t.rotation = t.rotation * Quat(Eigen::AngleAxisd(degrees * M_PI / 180, axis));
+  };
+  turn("LeftArm", Vec3::UnitZ(), -50);
+  turn("RightArm", Vec3::UnitZ(), 50);
+  turn("LeftLeg", Vec3::UnitX(), 40);
+  const std::string path = dir.file("posed.glb");
+  exportSkinnedCharacter(c.skeleton, c.parts, path, o);
+  ImportOptions io = quick();
+  io.merge = true;
+  const ImportResult r = importFile(path, io);
+  ASSERT_TRUE(r.skeleton);
+  const std::vector<Vec3> want = c.skeleton.restPositions(), got = r.skeleton->restPositions();
+  for (const char* name : {"LeftHand", "RightHand", "LeftFoot", "LeftHandIndex2", "Head"}) {
+    const int32_t k = r.skeleton->find(name);
+    ASSERT_GE(k, 0) << name;
+    EXPECT_LT((got[size_t(k)] - want[size_t(c.skeleton.find(name))]).norm(), 1e-5) << name;
+  }
+  const Aabb box = r.meshes.at(0).mesh.bounds(), rest = humanoid().meshes[0].mesh.bounds();
+  EXPECT_NEAR(box.size().x(), rest.size().x(), 1e-4);  // arms out, as at the bind pose
+  EXPECT_NEAR(box.min.y(), rest.min.y(), 1e-4);
+  EXPECT_LT(r.meshes[0].bindResidual, 1e-6 * 1.75);
+  bool said = false;
+  for (const Diagnostic& d : r.diagnostics) said |= d.message.find("another pose than the bind pose") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 // BCN_Epileptic.X (assimp-testmodels): three meshes skinned to 54 bones whose
 // hierarchy is at the bind pose (every G_b O_b is the identity) while the mesh
 // nodes carry a -90 degree turn about X, which skinning ignores. The body must
