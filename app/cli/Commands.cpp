@@ -9,6 +9,7 @@
 #include "io/AssimpImport.h"
 #include "io/ProjectFile.h"
 #include "io/TetFiles.h"
+#include "liu2013/Liu2013.h"
 #include "rig/RigBuild.h"
 
 #include <nlohmann/json.hpp>
@@ -448,6 +449,13 @@ int rig(const RigArgs& args) {
     else if (args.weights != "bbw") throw InputError("", "--weights must be bbw, harmonic or none");
     const RigBuildResult r = buildRig(project, 0, opt);
     applyRigBuild(project, r);
+    // A new cage: the largest step at which the character falls onto the ground and stays stable.
+    std::optional<liu2013::StepChoice> step;
+    if (args.stabilityCheck && r.report.cage && r.report.weights) {
+      step = liu2013::chooseStableStep(project);
+      const double standard = liu2013::Settings{}.dt;
+      project.simulation.timeStep = step->dt < standard ? std::optional<double>(step->dt) : std::nullopt;
+    }
     saveProject(project, args.output);
     const RigBuildReport& rep = r.report;
     std::vector<std::string> bones;
@@ -494,6 +502,8 @@ int rig(const RigArgs& args) {
                                      {"maxWeight", rep.maxWeight}}}};
       }
       j["totalSeconds"] = rep.totalSeconds;
+      j["lift"] = r.lift;
+      j["timeStep"] = step ? json(step->dt) : json(nullptr);
       j["diagnostics"] = toJson(rep.diagnostics);
       std::cout << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
       return int(kOk);
@@ -512,6 +522,10 @@ int rig(const RigArgs& args) {
       std::printf("  weights (%s): %lld bones, %d iterations, partition of unity within %.1e, %.2f s\n",
                   weightMethodName(opt.method), (long long)rep.weights->weights.cols(), rep.weights->totalIterations,
                   rep.maxPartitionError, rep.weights->seconds);
+    if (step) {
+      std::printf("  time step: %.4g ms (a fall onto the ground ran stable)\n", step->dt * 1000);
+      for (const std::string& f : step->failures) std::printf("    a larger step failed: %s\n", f.c_str());
+    }
     std::fflush(stdout);
     printDiagnostics(rep.diagnostics, std::cout);
     return int(kOk);

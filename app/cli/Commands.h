@@ -93,6 +93,7 @@ struct RigArgs {
   bool rebuild = false;
   bool json = false;
   bool overwrite = false;
+  bool stabilityCheck = true;  // a new cage: the fall test that picks a stable Liu 2013 step
 };
 int rig(const RigArgs& args);
 

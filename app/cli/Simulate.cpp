@@ -381,6 +381,9 @@ int simulate(const SimulateArgs& args) {
     const Project project = loadProject(args.project);
     // The materials saved with the project; the flags below override the flesh.
     liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);
+    // The step: --dt, else the one rigging found this character stable at, else the default.
+    const double dt = args.dtGiven ? args.dt : project.simulation.timeStep.value_or(args.dt);
+    modelOptions.stableStep = dt;  // masses stable for the step this run takes
     if (args.youngsModulus > 0) modelOptions.material.youngsModulus = args.youngsModulus;
     if (args.poissonRatio >= 0) modelOptions.material.poissonRatio = args.poissonRatio;
     if (args.density > 0) modelOptions.material.density = args.density;
@@ -391,6 +394,9 @@ int simulate(const SimulateArgs& args) {
     } catch (const InputError& e) {
       throw InputError(args.project, e.what());
     }
+    if (model->massScaledNodes > 0)
+      std::printf("stable by construction: %zu cage node(s) given %.4g kg (of %.4g kg) for the %.4g ms step\n",
+                  model->massScaledNodes, model->addedMass, model->totalMass, dt * 1000);
     liu2013::Settings settings;
     settings.dt = args.dt;
     settings.toggles.gravity = onOff(args.gravity);
@@ -402,6 +408,7 @@ int simulate(const SimulateArgs& args) {
     settings.threads = args.threads;
     // The scene saved with the project, then the command line's changes.
     liu2013::applyScene(project.simulation, settings);
+    settings.dt = dt;
     if (args.groundHeight) settings.groundHeight = *args.groundHeight;
     if (args.friction) settings.friction = *args.friction;
     for (size_t i = 0; i < args.colliders.size(); ++i) settings.colliders.push_back(parseCollider(args.colliders[i], i));

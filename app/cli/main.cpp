@@ -62,6 +62,8 @@ int main(int argc, char** argv) {
   rigCmd->add_flag("--rebuild", rigArgs.rebuild, "Rebuild the parts even if present");
   rigCmd->add_flag("--json", rigArgs.json, "Print JSON");
   rigCmd->add_flag("--overwrite", rigArgs.overwrite, "Replace an existing output file");
+  rigCmd->add_flag("!--no-stability-check", rigArgs.stabilityCheck,
+                   "Skip the fall test that finds the Liu 2013 time step a new cage is stable at");
 
   ExportTetsArgs tetArgs;
   auto* tets = app.add_subcommand("export-tets", "Write a project's volume as a Medit .mesh (+ .joint for bone regions)");

@@ -392,6 +392,17 @@ std::vector<PropertyDesc> jointPropertiesOf(const Document& doc, const QString& 
       });
   type.choices = {"ball", "hinge", "fixed"};
   props.push_back(type);
+  PropertyDesc simulated = jointProperty(
+      QObject::tr("Simulated"), K::Bool, joint,
+      [](const Skeleton& s, int32_t i) { return QVariant(s.joints[size_t(i)].simulated); },
+      [](Skeleton& s, int32_t i, const QVariant& v) {
+        // A joint that stops carrying volume follows its parent and gives up its bone shape.
+        s.joints[size_t(i)].simulated = v.toBool();
+        if (!v.toBool()) s.joints[size_t(i)].bone = BoneShape{};
+      });
+  simulated.tooltip = QObject::tr("Part of the simulation skeleton; off: the joint has no bone and follows its parent "
+                                  "(fingers, toes, face and end bones)");
+  props.push_back(simulated);
   if (jt.type == JointType::Hinge) {
     PropertyDesc axis = jointProperty(
         QObject::tr("Hinge axis"), K::Vector3, joint,

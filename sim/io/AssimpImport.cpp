@@ -247,7 +247,12 @@ std::optional<Skeleton> extractSkeleton(const aiScene* scene, const BindPose& bi
   for (const auto& p : paths)
     for (size_t k = common; k < p.size(); ++k) included.insert(p[k]);
   const aiNode* lca = paths[0][common - 1];
-  if (bones.count(lca)) included.insert(lca);
+  // The lowest common ancestor joins the skeleton when it is a bone, or when
+  // without it the bones would hang from several roots (two chains under an
+  // armature node): the simulation needs one root.
+  size_t childrenUsed = 0;
+  for (unsigned c = 0; c < lca->mNumChildren; ++c) childrenUsed += included.count(lca->mChildren[c]);
+  if (bones.count(lca) || childrenUsed > 1) included.insert(lca);
 
   Skeleton sk;
   std::map<const aiNode*, int32_t> index;

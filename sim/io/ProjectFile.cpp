@@ -271,6 +271,7 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
              {"type", jointTypeName(jt.type)},
              {"limits", {{"lower", vec3(jt.limits.lower)}, {"upper", vec3(jt.limits.upper)}}}};
       if (jt.type == JointType::Hinge) o["hingeAxis"] = vec3(jt.hingeAxis);
+      if (!jt.simulated) o["simulated"] = false;
       const BoneShape& b = jt.bone;
       if (b.kind == BoneShapeKind::Capsule)
         o["bone"] = {{"shape", "capsule"}, {"start", vec3(b.start)}, {"end", vec3(b.end)}, {"radius", b.radius}};
@@ -333,6 +334,7 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
     sim["regions"] = regions;
     if (p.simulation.groundHeight) sim["groundHeight"] = *p.simulation.groundHeight;
     if (p.simulation.groundFriction) sim["groundFriction"] = *p.simulation.groundFriction;
+    if (p.simulation.timeStep) sim["timeStep"] = *p.simulation.timeStep;
     json colliders = json::array();
     for (const Collider& c : p.simulation.colliders)
       colliders.push_back({{"name", c.name}, {"shape", colliderShapeName(c.shape)}, {"center", vec3(c.center)},
@@ -565,6 +567,7 @@ Project projectFromJson(const json& j, const std::string& path) {
       else if (type == "fixed") joint.type = JointType::Fixed;
       else throw InputError(path, ctx + ": unknown joint type '" + type + "'");
       if (jt.contains("hingeAxis")) joint.hingeAxis = readVec3(jt, "hingeAxis", ctx, path);
+      if (jt.contains("simulated")) joint.simulated = field<bool>(jt, "simulated", ctx, path);
       if (jt.contains("limits")) {
         joint.limits.lower = readVec3(jt.at("limits"), "lower", ctx + " limits", path);
         joint.limits.upper = readVec3(jt.at("limits"), "upper", ctx + " limits", path);
@@ -653,6 +656,12 @@ Project projectFromJson(const json& j, const std::string& path) {
       }
     if (s.contains("groundHeight")) p.simulation.groundHeight = field<double>(s, "groundHeight", "simulation", path);
     if (s.contains("groundFriction")) p.simulation.groundFriction = field<double>(s, "groundFriction", "simulation", path);
+    if (s.contains("timeStep")) {
+      const double dt = field<double>(s, "timeStep", "simulation", path);
+      if (!(dt >= 1e-6 && dt <= 0.01))
+        throw InputError(path, "simulation: 'timeStep' must be between 1e-6 and 0.01 s (it is " + std::to_string(dt) + ")");
+      p.simulation.timeStep = dt;
+    }
     if (s.contains("colliders"))
       for (const json& c : field<json>(s, "colliders", "simulation", path)) {
         Collider col;

@@ -27,6 +27,13 @@
 
 namespace sinew::liu2013 {
 
+// Penalty contact on the fine surface (Section 4.2.4), per m^2 of surface:
+// the defaults of Settings, and what ModelOptions makes the masses stable for.
+inline constexpr double kContactStiffness = 4e6;  // N/m per m^2
+inline constexpr double kContactDamping = 4e3;    // N s/m per m^2
+// Sticking friction is a viscous force this many times the normal damping.
+inline constexpr double kStickingDampingFactor = 20;
+
 struct Material {
   double youngsModulus = 6e4;   // Pa
   double poissonRatio = 0.4;
@@ -52,6 +59,16 @@ struct ModelOptions {
   int maxInfluences = 4;           // skinning influences kept per node for the reference pose
   double soleStiffening = 5;       // Young's modulus factor for the bones nearest the ground at rest (feet)
   double minNodeMassFraction = 0.3;  // mass scaling: lightest node mass as a fraction of the mean (0: off)
+  // Stable by construction: a node whose stiffness and damping over its mass
+  // would make this explicit step unstable gets the mass that makes it stable
+  // (0: off): h^2 k + 2 h c <= 4 m (symplectic Euler on one degree of
+  // freedom), with k its elements' summed stiffness (Gershgorin), plus along
+  // the ground's normal the contact stiffness and damping of the surface
+  // embedded in it, or across it that surface's sticking friction as c.
+  // The paper's 0.5 ms by default.
+  double stableStep = 0.0005;
+  double contactStiffness = kContactStiffness;  // the run's contact (Settings), for that bound
+  double contactDamping = kContactDamping;
   bool operator==(const ModelOptions&) const = default;
 };
 
@@ -79,8 +96,8 @@ struct Settings {
   double compressionStiffness = 10; // the limiter's stiffness in units of lambda + 2 mu (capped per element for dt)
   double groundHeight = 0;         // m
   std::vector<dyn::Collider> colliders;
-  double contactStiffness = 4e6;   // N/m per m^2 of surface
-  double contactDamping = 4e3;     // N s/m per m^2 of surface
+  double contactStiffness = kContactStiffness;  // N/m per m^2 of surface
+  double contactDamping = kContactDamping;      // N s/m per m^2 of surface
   double friction = 0.9;           // ground Coulomb coefficient
   int threads = 0;                 // 0: all cores
   // Instability limits: beyond these the run stops with a message.
@@ -127,6 +144,9 @@ struct Liu2013Model {
   double characterHeight = 0;
   std::vector<double> elementStableStep;    // s, per element (same estimate)
   double stableStepEstimate = 0;            // s: explicit step limit, roughly (element stiffness vs its lightest node)
+  std::vector<double> nodeStableStep;       // s, per node: 2 sqrt(m / k), k its elements' summed stiffness (nNodes)
+  size_t massScaledNodes = 0;               // nodes given mass for ModelOptions::stableStep
+  double addedMass = 0;                     // kg those nodes were given
 
   size_t nodeCount() const { return restNodes.size(); }
   size_t tetCount() const { return tets.size(); }
@@ -136,6 +156,25 @@ struct Liu2013Model {
 // embedded surface and node weights). Throws InputError with what is missing
 // ("build the volumetric mesh first", a bone with no fixed nodes, ...).
 std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, const ModelOptions& options = {});
+
+// Stability by trial: the character left to fall under gravity onto the
+// ground for `seconds` at the solver's default step, halved after each
+// instability, or when the masses made stable for that step
+// (ModelOptions::stableStep) would weigh more than maxAddedMassFraction extra
+// (at most `halvings` times). What the fall adds to that bound is the
+// skeleton and large-deformation terms it leaves out.
+struct StepProbe {
+  double seconds = 2.5;
+  int halvings = 3;
+  double maxAddedMassFraction = 0.05;  // more mass scaling than this (of the body's mass): a smaller step
+};
+struct StepChoice {
+  double dt = 0;                       // s, the largest step that ran the probe through
+  std::vector<std::string> failures;   // the instability messages of the steps that did not
+};
+// Throws InputError when even the smallest step fails, Cancelled when cancelled.
+StepChoice chooseStableStep(const Project& project, const StepProbe& probe = {},
+                            const Progress& progress = Progress::none());
 
 // A controller that sets the PD targets window by window (control/ builds
 // them from an optimised controller). The solver asks for new targets when

@@ -192,6 +192,61 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
       nodeDampingMass[i] *= total / raised;
     }
   }
+  // Stability by construction (see ModelOptions::stableStep): the stiffness
+  // a node feels is bounded by the sum over its elements of
+  // (lambda + 2 mu) V |grad N_i|^2; explicit stepping needs h^2 k / m <= 4.
+  {
+    std::vector<double> nodeStiffness(nNodes, 0.0);
+    for (size_t t = 0; t < nTets; ++t) {
+      const Mat3& bi = m.restShapeInverse[t];
+      const double kt = (m.lambda[t] + 2 * m.mu[t]) * m.restVolume[t];
+      const Vec3 g0 = -(bi.row(0) + bi.row(1) + bi.row(2)).transpose();
+      nodeStiffness[m.tets[t][0]] += kt * g0.squaredNorm();
+      for (int k = 1; k < 4; ++k) nodeStiffness[m.tets[t][k]] += kt * bi.row(k - 1).squaredNorm();
+    }
+    // The fine surface's contact area carried by each node (through the embedding).
+    std::vector<double> contactArea(nNodes, 0.0);
+    {
+      const auto& P = surface->mesh.positions;
+      std::vector<double> vertexArea(P.size(), 0.0);
+      for (const Tri& t : surface->mesh.triangles) {
+        const double a = 0.5 * (P[t[1]] - P[t[0]]).cross(P[t[2]] - P[t[0]]).norm();
+        for (int32_t v : t) vertexArea[size_t(v)] += a / 3.0;
+      }
+      const Embedding& e = cage->embedding;
+      for (size_t v = 0; v < e.vertexCount() && v < P.size(); ++v) {
+        const int32_t t = e.tet[v];
+        if (t < 0 || size_t(t) >= nTets) continue;
+        for (int k = 0; k < 4; ++k) contactArea[size_t(m.tets[size_t(t)][k])] += std::abs(e.weights[v][k]) * vertexArea[v];
+      }
+    }
+    m.nodeStableStep.assign(nNodes, std::numeric_limits<double>::infinity());
+    const double h = options.stableStep;
+    for (size_t i = 0; i < nNodes; ++i) {
+      // Along the ground's normal: elastic and contact stiffness, contact
+      // damping; along it: elastic stiffness and sticking friction.
+      const double ke = nodeStiffness[i], a = contactArea[i];
+      const double kn = ke + options.contactStiffness * a, cn = options.contactDamping * a;
+      const double ct = kStickingDampingFactor * options.contactDamping * a;
+      if (!(kn > 0)) continue;
+      const double needed = h > 0 ? std::max(h * h * kn + 2 * h * cn, h * h * ke + 2 * h * ct) / 4.0 : 0.0;
+      // Gershgorin sums over-estimate the largest eigenvalue: act on nodes
+      // more than 5 % past the bound (0.9 of the mass it asks for).
+      if (m.nodeMass[i] > 0 && m.nodeMass[i] < 0.9 * needed) {
+        // 10 % beyond the bound: a stretched, turning element adds geometric stiffness.
+        const double mass = 1.1 * needed;
+        nodeDampingMass[i] *= mass / m.nodeMass[i];
+        m.addedMass += mass - m.nodeMass[i];
+        m.nodeMass[i] = mass;
+        ++m.massScaledNodes;
+      }
+      // The largest h with h^2 k + 2 h c <= 4 m, in both directions.
+      const auto largest = [&](double k, double c) {
+        return k > 0 ? (-c + std::sqrt(c * c + 4 * k * m.nodeMass[i])) / k : 2 * m.nodeMass[i] / std::max(c, 1e-300);
+      };
+      if (m.nodeMass[i] > 0) m.nodeStableStep[i] = std::min(largest(kn, cn), largest(ke, ct));
+    }
+  }
   m.poseDamping.resize(nNodes);
   for (size_t i = 0; i < nNodes; ++i) {
     if (!(m.nodeMass[i] > 0)) throw InputError(cage->name, "node " + std::to_string(i) + " belongs to no tetrahedron");
@@ -233,6 +288,15 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
       throw InputError(cage->name, "bone '" + cage->bones[b] + "' has " + std::to_string(linkFixedCount[link]) +
                                        " fixed nodes (it needs at least 4): rebuild the cage");
   }
+  {
+    std::string roots;
+    size_t count = 0;
+    for (const Joint& joint : skel.joints)
+      if (joint.parent < 0) roots += std::string(count++ ? ", '" : "'") + joint.name + "'";
+    if (count > 1)
+      throw InputError(project.skeleton->name, "has " + std::to_string(count) + " root joints (" + roots +
+                                             "); the simulation needs one: parent them under one joint");
+  }
   m.skeleton.links.resize(nLinks);
   for (size_t j = 0; j < nLinks; ++j) {
     const Joint& joint = skel.joints[j];
@@ -240,8 +304,8 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     link.name = joint.name;
     link.parent = joint.parent;
     link.kind = joint.parent < 0 ? dyn::JointKind::Free
+                : !joint.simulated || joint.type == JointType::Fixed ? dyn::JointKind::Fixed
                 : joint.type == JointType::Hinge ? dyn::JointKind::Hinge
-                : joint.type == JointType::Fixed ? dyn::JointKind::Fixed
                                                  : dyn::JointKind::Ball;
     link.parentFromJoint = joint.restLocal;
     link.hingeAxis = joint.hingeAxis.normalized();
@@ -257,8 +321,9 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
         in.inertia += m.nodeMass[i] * (r.squaredNorm() * Mat3::Identity() - r * r.transpose());
       }
     } else {
-      // A joint with no bone (an end joint): a small ball so the dynamics stay well posed.
-      in.mass = 1e-3 * std::max(m.totalMass, 1.0);
+      // A joint with no bone (an end joint): a small ball so the dynamics stay well posed;
+      // one that only follows its parent (welded) adds next to nothing to it.
+      in.mass = (joint.simulated ? 1e-3 : 1e-6) * std::max(m.totalMass, 1.0);
       const double r = 0.02;
       in.inertia = Mat3::Identity() * (0.4 * in.mass * r * r);
     }
@@ -349,6 +414,7 @@ FleshMaterial toFleshMaterial(const Material& m) { return {m.youngsModulus, m.po
 
 ModelOptions modelOptionsFor(const SimulationSetup& setup) {
   ModelOptions o;
+  if (setup.timeStep) o.stableStep = *setup.timeStep;
   if (setup.flesh) o.material = toMaterial(*setup.flesh);
   for (const RegionMaterial& r : setup.regions) o.regions.emplace_back(r.bone, toMaterial(r.material));
   return o;
@@ -359,6 +425,45 @@ void applyScene(const SimulationSetup& setup, Settings& settings) {
   settings.groundHeight = setup.groundHeight.value_or(defaults.groundHeight);
   settings.friction = setup.groundFriction.value_or(defaults.friction);
   settings.colliders = setup.colliders;
+  settings.dt = setup.timeStep.value_or(defaults.dt);
+}
+
+StepChoice chooseStableStep(const Project& project, const StepProbe& probe, const Progress& progress) {
+  StepChoice choice;
+  Settings settings;
+  applyScene(project.simulation, settings);
+  settings.dt = Settings{}.dt;
+  settings.threads = 1;  // deterministic, and the probe is short
+  for (int attempt = 0; attempt <= probe.halvings; ++attempt) {
+    const Progress part = progress.sub(double(attempt) / (probe.halvings + 1), double(attempt + 1) / (probe.halvings + 1));
+    ModelOptions options = modelOptionsFor(project.simulation);
+    options.stableStep = settings.dt;
+    const std::shared_ptr<const Liu2013Model> model = buildLiu2013Model(project, options);
+    // Mass scaling that would change the character's weight noticeably: a smaller step instead.
+    if (model->addedMass > probe.maxAddedMassFraction * model->totalMass && attempt < probe.halvings) {
+      choice.failures.push_back("at " + std::to_string(settings.dt * 1000) + " ms, " +
+                                std::to_string(model->massScaledNodes) + " cage nodes would need " +
+                                std::to_string(model->addedMass) + " kg of " + std::to_string(model->totalMass) +
+                                " kg added to be stable");
+      settings.dt *= 0.5;
+      continue;
+    }
+    Liu2013Solver solver(model, settings);
+    const auto steps = int64_t(std::ceil(probe.seconds / settings.dt - 1e-9));
+    try {
+      for (int64_t k = 0; k < steps; ++k) {
+        solver.step();
+        if (k % 256 == 0) part.update(double(k) / double(steps), "trying a " + std::to_string(settings.dt * 1000) + " ms step");
+      }
+      choice.dt = settings.dt;
+      return choice;
+    } catch (const SimulationError& e) {
+      choice.failures.push_back(e.what());
+      settings.dt *= 0.5;
+    }
+  }
+  throw InputError(project.name, "no stable time step found down to " + std::to_string(2 * settings.dt * 1000) +
+                                     " ms: " + choice.failures.back());
 }
 
 }  // namespace sinew::liu2013

@@ -327,7 +327,7 @@ void Liu2013Solver::accumulateForces() {
             const double speed = vt.norm();
             Vec3 ft = Vec3::Zero();
             if (speed > 1e-12) {
-              const double viscous = 20 * area * kd * speed;     // sticking regime
+              const double viscous = kStickingDampingFactor * area * kd * speed;  // sticking regime
               ft = -std::min(friction * fn, viscous) * (vt / speed);
             }
             f += fn * c.normal + ft;

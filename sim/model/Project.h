@@ -93,7 +93,11 @@ struct SimulationSetup {
   std::optional<double> groundHeight;   // m (nullopt: the solver's default, 0)
   std::optional<double> groundFriction; // Coulomb coefficient (nullopt: the solver's default)
   std::vector<Collider> colliders;      // static obstacles (names unique)
-  bool empty() const { return !flesh && regions.empty() && !groundHeight && !groundFriction && colliders.empty(); }
+  std::optional<double> timeStep;       // s, the explicit step of Liu 2013 this character is stable at
+                                        // (nullopt: the solver's default; set when rigging finds it must be smaller)
+  bool empty() const {
+    return !flesh && regions.empty() && !groundHeight && !groundFriction && colliders.empty() && !timeStep;
+  }
   bool operator==(const SimulationSetup&) const = default;
 };
 

@@ -30,10 +30,14 @@ struct Joint {
   Vec3 hingeAxis = Vec3::UnitX();  // joint-local unit axis of a hinge
   JointLimits limits;
   BoneShape bone;        // the bone this joint owns (see BoneShape.h)
+  // Whether the joint is part of the simulation skeleton. One that is not
+  // (a finger, a toe, an end "nub" bone, a face bone) has no bone shape and
+  // follows its parent rigidly: the solvers weld it (zero degrees of freedom).
+  bool simulated = true;
   bool operator==(const Joint& o) const {
     return name == o.name && parent == o.parent && restLocal.translation == o.restLocal.translation &&
            restLocal.rotation.coeffs() == o.restLocal.rotation.coeffs() && type == o.type &&
-           hingeAxis == o.hingeAxis && limits == o.limits && bone == o.bone;
+           hingeAxis == o.hingeAxis && limits == o.limits && bone == o.bone && simulated == o.simulated;
   }
 };
 

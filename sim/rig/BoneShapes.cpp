@@ -62,8 +62,17 @@ void assignDefaultBoneShapes(Skeleton& s, const TriMesh& surface, const BoneShap
   const std::vector<Transform> world = s.worldRest();
   const TriangleTree tree(surface);
   for (size_t j = 0; j < s.size(); ++j) {
+    if (!s.joints[j].simulated) {  // follows its parent: no volume of its own
+      s.joints[j].bone = BoneShape{};
+      continue;
+    }
     const Vec3 a = world[j].translation;
-    const Vec3 b = boneEnd(s, int32_t(j), surface);
+    // A bone reaches through the joints that follow it (a spine's twist
+    // joint, a hand's fingers) to the next simulated one, or to the last
+    // joint of the chain: their flesh is its flesh.
+    int32_t far = chainChild(s, int32_t(j));
+    while (far >= 0 && !s.joints[size_t(far)].simulated && chainChild(s, far) >= 0) far = chainChild(s, far);
+    const Vec3 b = far >= 0 ? world[size_t(far)].translation : boneEnd(s, int32_t(j), surface);
     const double length = (b - a).norm();
     if (length < 1e-6) {
       s.joints[j].bone = BoneShape{};

@@ -24,8 +24,9 @@ int32_t chainChild(const Skeleton& skeleton, int32_t joint);
 // a leaf a point along the parent->joint direction, ending inside `surface`.
 Vec3 boneEnd(const Skeleton& skeleton, int32_t joint, const TriMesh& surface);
 
-// Assigns a capsule to every joint (replacing existing shapes). Joints whose
-// bone would be degenerate (zero length) get no shape.
+// Assigns a capsule to every simulated joint (replacing existing shapes).
+// Joints whose bone would be degenerate (zero length), and joints that only
+// follow their parent (Joint::simulated false), get no shape.
 void assignDefaultBoneShapes(Skeleton& skeleton, const TriMesh& surface, const BoneShapeOptions& options = {});
 
 }  // namespace sinew

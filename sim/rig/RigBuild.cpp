@@ -1,6 +1,8 @@
 #include "rig/RigBuild.h"
 
 #include "rig/BoneShapes.h"
+#include "volume/Embed.h"
+#include "rig/SimulationSkeleton.h"
 #include "rig/SkeletonEdit.h"
 
 #include <chrono>
@@ -23,10 +25,43 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   r.mesh = mesh->id;
   ObjectId nextId = p.nextId;
 
-  // 1. Bone shapes say which nodes are bone: defaults when there are none.
+  // 0. Standing on the ground (only when nothing was built around the mesh yet).
   Skeleton skeleton = p.skeleton->skeleton;
+  TriMesh lifted;
+  const TriMesh* surface = &mesh->mesh;
+  const bool fresh = !findVolume(p, mesh->id, VolumeKind::Cage) && !findVolume(p, mesh->id, VolumeKind::Conforming);
+  if (opt.standOnGround && fresh && !mesh->mesh.positions.empty()) {
+    const Aabb box = mesh->mesh.bounds();
+    const double ground = p.simulation.groundHeight.value_or(0.0);
+    const double dy = ground - box.min.y();
+    if (std::abs(dy) > 1e-3 * std::max(box.size().y(), 1e-9)) {
+      r.lift = dy;
+      lifted = mesh->mesh;
+      for (Vec3& x : lifted.positions) x.y() += dy;
+      surface = &lifted;
+      for (Joint& j : skeleton.joints)
+        if (j.parent < 0) j.restLocal.translation.y() += dy;
+      r.skeleton = skeleton;
+      r.report.diagnostics.push_back({Severity::Info, mesh->name + ": moved " + std::to_string(dy) +
+                                                          " m along +Y to stand on the ground (y = " +
+                                                          std::to_string(ground) + ")"});
+    }
+  }
+
+  // 1. Bone shapes say which nodes are bone: defaults when there are none.
   if (skeleton.bones().empty()) {
-    assignDefaultBoneShapes(skeleton, mesh->mesh);
+    // A production armature (fingers, toes, face, end bones): the joints
+    // that carry volume are simulated, the rest follow them.
+    if (opt.chooseSimulated && skeleton.size() > 1) {
+      const SimulationSkeletonChoice choice = chooseSimulatedJoints(skeleton, *surface);
+      applySimulatedJoints(skeleton, choice.simulated);
+      if (choice.count() < skeleton.size())
+        r.report.diagnostics.push_back(
+            {Severity::Info, "simulation skeleton: " + std::to_string(choice.count()) + " of " +
+                                 std::to_string(skeleton.size()) +
+                                 " joints carry volume and are simulated; the others follow them"});
+    }
+    assignDefaultBoneShapes(skeleton, *surface);
     r.skeleton = skeleton;
     r.report.boneShapesAssigned = true;
     r.report.diagnostics.push_back({Severity::Info, "assigned default bone shapes to " +
@@ -34,7 +69,7 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   }
 
   // Joints outside the surface make for odd bones: say which.
-  if (const std::vector<int32_t> outside = jointsOutside(skeleton, TriangleTree(mesh->mesh)); !outside.empty()) {
+  if (const std::vector<int32_t> outside = jointsOutside(skeleton, TriangleTree(*surface)); !outside.empty()) {
     std::string names;
     for (size_t i = 0; i < outside.size() && i < 8; ++i) names += (i ? ", " : "") + skeleton.joints[size_t(outside[i])].name;
     r.report.diagnostics.push_back({Severity::Warning, mesh->name + ": " + std::to_string(outside.size()) +
@@ -49,7 +84,7 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
     CageOptions co;
     co.targetNodes = opt.cageNodes;
     co.name = mesh->name + " cage";
-    CageResult c = buildCage(mesh->mesh, skeleton, co, progress.sub(0.0, 0.45));
+    CageResult c = buildCage(*surface, skeleton, co, progress.sub(0.0, 0.45));
     c.volume.id = existingCage ? existingCage->id : nextId++;
     c.volume.surface = mesh->id;
     r.report.cage = c.report;
@@ -65,7 +100,29 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   if (opt.regions && (!existingRegions || opt.rebuild)) {
     RegionMeshOptions ro;
     ro.name = mesh->name + " regions";
-    RegionMeshResult m = buildRegionMesh(mesh->mesh, skeleton, ro, progress.sub(0.45, 0.7));
+    std::optional<RegionMeshResult> built;
+    try {
+      built = buildRegionMesh(*surface, skeleton, ro, progress.sub(0.45, 0.7));
+    } catch (const RegionMeshError& e) {
+      // An open, multi-piece or self-intersecting surface: mesh a closed hull
+      // around it (the cage's, inside/outside by winding number) and embed
+      // the surface in that.
+      const auto& problems = e.check().problems;
+      if (problems.empty() || problems.front().kind != RegionProblem::Kind::ExteriorNotWatertight) throw;
+      CageOptions hullOptions;
+      hullOptions.targetNodes = 3000;
+      hullOptions.embedSurface = false;
+      hullOptions.name = ro.name;
+      const CageResult hull = buildCage(*surface, skeleton, hullOptions, progress.sub(0.45, 0.55));
+      ro.embedSurface = false;
+      built = buildRegionMesh(hull.cageSurface, skeleton, ro, progress.sub(0.55, 0.68));
+      built->volume.embedding = embedPoints(surface->positions, built->volume.mesh, {}, progress.sub(0.68, 0.7));
+      built->report.extrapolatedVertices = built->volume.embedding.extrapolatedCount();
+      built->report.diagnostics.push_back(
+          {Severity::Info, ro.name + ": the surface is not watertight; meshed a closed hull around it (" +
+                               std::to_string(hull.cageSurface.vertexCount()) + " vertices) and embedded the surface"});
+    }
+    RegionMeshResult& m = *built;
     m.volume.id = existingRegions ? existingRegions->id : nextId++;
     m.volume.surface = mesh->id;
     r.report.regions = m.report;
@@ -81,7 +138,7 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   VolumeObject* target = cage ? &*cage : regions ? &*regions : nullptr;
   if (opt.weights && target && (!target->weights || opt.rebuild || r.report.cage || r.report.regions)) {
     ((cage && target == &*cage) ? cageChanged : regionsChanged) = true;
-    if (target->embedding.vertexCount() != mesh->mesh.vertexCount())
+    if (target->embedding.vertexCount() != surface->vertexCount())
       throw InputError(mesh->name, "the volume does not embed the mesh (rebuild it)");
     BoneWeightOptions wo;
     wo.method = opt.method;
@@ -118,6 +175,12 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
 }
 
 void applyRigBuild(Project& p, const RigBuildResult& r) {
+  if (r.lift != 0) {
+    for (MeshObject& m : p.meshes)
+      for (Vec3& x : m.mesh.positions) x.y() += r.lift;
+    for (VolumeObject& v : p.volumes)
+      for (Vec3& x : v.mesh.nodes) x.y() += r.lift;
+  }
   if (r.skeleton && p.skeleton) p.skeleton->skeleton = *r.skeleton;
   for (const VolumeObject& v : r.volumes) {
     if (VolumeObject* existing = p.findVolume(v.id)) *existing = v;

@@ -1,7 +1,8 @@
 // "Build what is missing" for a rig: the steps between an imported mesh with
 // a skeleton and a character the solvers can simulate, in one place for the
 // CLI (`sinew-cli rig`) and the GUI (Rig dock):
-//   1. bone shapes (defaults from the surface) if the skeleton has none;
+//   1. if the skeleton has no bone shapes: the simulation skeleton (which
+//      joints carry volume; the rest follow them) and default bone shapes;
 //   2. the coarse cage of Liu et al. 2013 (volume/Cage.h), surface embedded;
 //   3. optionally the conforming mesh with bone regions of Li et al. 2019
 //      (volume/RegionMesh.h);
@@ -29,6 +30,14 @@ struct RigBuildOptions {
   WeightMethod method = WeightMethod::BoundedBiharmonic;
   bool rebuild = false;         // rebuild the requested parts even if present
   int maxInfluences = 0;        // per surface vertex (0: no limit)
+  // With no bone shapes yet: choose which joints carry volume and are
+  // simulated (rig/SimulationSkeleton.h); off: every joint is.
+  bool chooseSimulated = true;
+  // When the volumes are built afresh: move the character (its meshes and
+  // skeleton) up or down so that it stands on the ground of the project's
+  // scene, as a file whose origin is at the pelvis would otherwise start
+  // half under it.
+  bool standOnGround = true;
 };
 
 struct RigBuildReport {
@@ -46,6 +55,7 @@ struct RigBuildReport {
 
 struct RigBuildResult {
   ObjectId mesh = 0;                        // the surface the rig is built for
+  double lift = 0;                          // metres the character is moved along +Y (standOnGround)
   std::optional<Skeleton> skeleton;         // with bone shapes assigned (when they were missing)
   std::vector<VolumeObject> volumes;        // new (fresh ids) or rebuilt (their old ids)
   std::optional<SkinWeights> surfaceWeights;
@@ -61,7 +71,8 @@ const VolumeObject* findVolume(const Project& project, ObjectId mesh, VolumeKind
 RigBuildResult buildRig(const Project& project, ObjectId mesh, const RigBuildOptions& options = {},
                         const Progress& progress = Progress::none());
 
-// Puts the result into the project (replacing rebuilt volumes by id).
+// Puts the result into the project (replacing rebuilt volumes by id; moving
+// every mesh, the skeleton and the other volumes by `lift`).
 void applyRigBuild(Project& project, const RigBuildResult& result);
 
 }  // namespace sinew
