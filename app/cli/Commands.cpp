@@ -10,6 +10,7 @@
 #include "io/ProjectFile.h"
 #include "io/TetFiles.h"
 #include "liu2013/Liu2013.h"
+#include "rig/AutoJoints.h"
 #include "rig/RigBuild.h"
 
 #include <nlohmann/json.hpp>
@@ -69,6 +70,19 @@ void printDiagnostics(const Diagnostics& d, std::ostream& out) {
 }
 
 void saveChecked(const Project& p, const std::string& path) { saveProject(p, path); }
+
+// The skeleton of a BVH or armature file, fitted to the joints placed in `surface`.
+Skeleton fitSkeletonFile(const std::string& file, const TriMesh& surface, AutoJointReport* placed,
+                         const std::string& name) {
+  ImportOptions o;
+  o.validate = false;
+  ImportResult r = importFile(file, o);
+  Skeleton s;
+  if (r.skeleton) s = std::move(*r.skeleton);
+  else if (!r.clips.empty()) s = r.clips.front().skeleton();
+  else throw InputError(file, "has no skeleton (no armature, no BVH hierarchy)");
+  return fitSkeletonToJoints(std::move(s), autoPlaceJoints(surface, {}, placed, Progress::none(), name), surface);
+}
 
 }  // namespace
 
@@ -440,6 +454,21 @@ int rig(const RigArgs& args) {
     if (fs::exists(args.output) && !args.overwrite && fs::absolute(args.output) != fs::absolute(args.project))
       throw InputError(args.output, "already exists (use --overwrite to replace it)");
     Project project = loadProject(args.project);
+    if (!args.skeleton.empty()) {
+      if (project.skeleton)
+        throw InputError(args.project, "already has a skeleton; --skeleton places one in a bare mesh");
+      if (project.meshes.empty()) throw InputError(args.project, "has no mesh to place joints in");
+      const MeshObject& mesh = project.meshes.front();
+      AutoJointReport placed;
+      SkeletonObject so;
+      so.id = project.allocateId();
+      so.name = mesh.name + " skeleton";
+      so.skeleton = args.skeleton == "auto" ? autoPlaceJoints(mesh.mesh, {}, &placed, Progress::none(), mesh.name)
+                                            : fitSkeletonFile(args.skeleton, mesh.mesh, &placed, mesh.name);
+      project.skeleton = std::move(so);
+      std::printf("%s: placed %zu joints in '%s' (standing along %s, %.2f s)\n", args.project.c_str(),
+                  project.skeleton->skeleton.size(), mesh.name.c_str(), placed.upAxis.c_str(), placed.seconds);
+    }
     RigBuildOptions opt;
     opt.cageNodes = args.cageNodes;
     opt.regions = args.regions;

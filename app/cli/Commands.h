@@ -94,6 +94,7 @@ struct RigArgs {
   bool json = false;
   bool overwrite = false;
   bool stabilityCheck = true;  // a new cage: the fall test that picks a stable Liu 2013 step
+  std::string skeleton;        // a bare mesh: "auto" (rig/AutoJoints.h) or a file whose skeleton is fitted
 };
 int rig(const RigArgs& args);
 

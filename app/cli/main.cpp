@@ -62,6 +62,9 @@ int main(int argc, char** argv) {
   rigCmd->add_flag("--rebuild", rigArgs.rebuild, "Rebuild the parts even if present");
   rigCmd->add_flag("--json", rigArgs.json, "Print JSON");
   rigCmd->add_flag("--overwrite", rigArgs.overwrite, "Replace an existing output file");
+  rigCmd->add_option("--skeleton", rigArgs.skeleton,
+                     "For a mesh without a skeleton: 'auto' places a 19-joint CMU-named skeleton in the mesh (T- or "
+                     "A-pose humanoid), or a BVH/armature file whose skeleton is fitted to those joints");
   rigCmd->add_flag("!--no-stability-check", rigArgs.stabilityCheck,
                    "Skip the fall test that finds the Liu 2013 time step a new cage is stable at");
 
