@@ -6,6 +6,8 @@
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"
 #include "io/TetFiles.h"
+#include "liu2013/Liu2013.h"
+#include "rig/AutoJoints.h"
 #include "rig/BoneShapes.h"
 #include "rig/SkeletonEdit.h"
 
@@ -60,7 +62,8 @@ bool askImportOptions(QWidget* parent) {
   dialog.setWindowTitle(QObject::tr("Import Options"));
   auto* form = new QFormLayout(&dialog);
   auto* units = new QComboBox(&dialog);
-  const std::pair<QString, double> presets[] = {{QObject::tr("metres"), 1.0},
+  const std::pair<QString, double> presets[] = {{QObject::tr("detect (from the file)"), 0.0},
+                                                {QObject::tr("metres"), 1.0},
                                                 {QObject::tr("centimetres"), 0.01},
                                                 {QObject::tr("millimetres"), 0.001},
                                                 {QObject::tr("inches"), 0.0254},
@@ -68,8 +71,9 @@ bool askImportOptions(QWidget* parent) {
   for (const auto& [name, scale] : presets) units->addItem(name, scale);
   auto* scale = new QDoubleSpinBox(&dialog);
   scale->setDecimals(6);
-  scale->setRange(1e-6, 1e6);
-  scale->setValue(settings.value("import/scale", 1.0).toDouble());
+  scale->setRange(0, 1e6);
+  scale->setSpecialValueText(QObject::tr("detect"));  // 0: the file's declared unit, checked against a plausible size
+  scale->setValue(settings.value("import/scale", 0.0).toDouble());
   QObject::connect(units, &QComboBox::activated, scale, [units, scale](int i) { scale->setValue(units->itemData(i).toDouble()); });
   auto* merge = new QCheckBox(QObject::tr("Merge all meshes of a file into one object"), &dialog);
   merge->setChecked(settings.value("import/merge", false).toBool());
@@ -354,7 +358,7 @@ void MainWindow::buildMenus() {
     rigMenu->addAction(a);
   rigMenu->addSeparator();
   for (QAction* a : {actInsertJoint, actMirrorLR, actMirrorRL, actSymmetrize, actBoneShapes, actFitSkeleton,
-                     actImportSkeleton, actResetPose})
+                     actImportSkeleton, actAutoJoints, actResetPose})
     rigMenu->addAction(a);
   rigMenu->addSeparator();
   rigMenu->addAction(actAddMuscle);
@@ -486,6 +490,9 @@ void MainWindow::buildRig() {
   actFitSkeleton = makeAction(this, "FitSkeleton", tr("&Fit Skeleton to Mesh"));
   actImportSkeleton = makeAction(this, "ImportSkeleton", tr("Import S&keleton..."));
   actResetPose = makeAction(this, "ResetPose", tr("Reset &Pose"));
+  actAutoJoints = makeAction(this, "AutoJoints", tr("&Auto-Place Joints"));
+  actAutoJoints->setToolTip(tr("Place a 19-joint skeleton (CMU names) in a bare humanoid mesh in a T- or A-pose"));
+  connect(actAutoJoints, &QAction::triggered, this, [this] { autoPlaceJoints(); });
   connect(actInsertJoint, &QAction::triggered, rig_, &RigController::insertJointInBone);
   connect(actMirrorLR, &QAction::triggered, this, [this] { rig_->mirror(+1); });
   connect(actMirrorRL, &QAction::triggered, this, [this] { rig_->mirror(-1); });
@@ -529,7 +536,8 @@ void MainWindow::buildRig() {
   sg->addWidget(button(actBoneShapes), 2, 1);
   sg->addWidget(button(actFitSkeleton), 3, 0);
   sg->addWidget(button(actImportSkeleton), 3, 1);
-  sg->addWidget(button(actResetPose), 4, 0, 1, 2);
+  sg->addWidget(button(actAutoJoints), 4, 0);
+  sg->addWidget(button(actResetPose), 4, 1);
   v->addWidget(skBox);
   auto* volBox = new QGroupBox(tr("Volume display"), panel);
   auto* vf = new QFormLayout(volBox);
@@ -754,6 +762,65 @@ void MainWindow::buildVolumePanel() {
   rigLayout_->addWidget(box);
 }
 
+bool MainWindow::autoPlaceJoints() {
+  const MeshObject* m = doc_.project().findMesh(rig_->targetMesh());
+  if (!m) {
+    showError(tr("Auto-Place Joints"), tr("Select the mesh to place joints in"));
+    return false;
+  }
+  auto mesh = std::make_shared<MeshObject>(*m);
+  auto placed = std::make_shared<Skeleton>();
+  auto report = std::make_shared<AutoJointReport>();
+  return tasks_->run(
+      tr("Placing joints in %1").arg(QString::fromStdString(m->name)),
+      [mesh, placed, report](const Progress& progress) {
+        *placed = sinew::autoPlaceJoints(mesh->mesh, {}, report.get(), progress, mesh->name);
+      },
+      [this, mesh, placed, report] {
+        if (doc_.project().skeleton) {
+          doc_.undoStack()->push(new SkeletonEditCommand(&doc_, std::move(*placed), tr("Auto-place joints")));
+        } else {
+          Project added;
+          added.nextId = doc_.project().nextId;
+          SkeletonObject so;
+          so.id = added.allocateId();
+          so.name = mesh->name + " skeleton";
+          so.skeleton = std::move(*placed);
+          added.skeleton = std::move(so);
+          doc_.undoStack()->push(new AddObjectsCommand(&doc_, std::move(added), tr("Auto-place joints")));
+        }
+        log_.info(tr("Placed 19 joints in '%1' (standing along %2, %3 s)")
+                      .arg(QString::fromStdString(mesh->name), QString::fromStdString(report->upAxis))
+                      .arg(report->seconds, 0, 'f', 2));
+      },
+      [this](const QString& message, bool cancelled) {
+        if (cancelled) return log_.info(tr("Auto-place joints: cancelled; nothing changed"));
+        log_.error(message);
+        showError(tr("Auto-Place Joints"), message);
+      });
+}
+
+bool MainWindow::findStableStep() {
+  const Project snapshot = doc_.project();
+  auto step = std::make_shared<liu2013::StepChoice>();
+  return tasks_->run(
+      tr("Finding a stable time step"),
+      [snapshot, step](const Progress& progress) { *step = liu2013::chooseStableStep(snapshot, {}, progress); },
+      [this, step] {
+        for (const std::string& f : step->failures) log_.info(QString::fromStdString("A larger step failed: " + f));
+        SimulationSetup s = doc_.project().simulation;
+        const std::optional<double> dt = step->dt < liu2013::Settings{}.dt ? std::optional<double>(step->dt) : std::nullopt;
+        log_.info(tr("Time step: %1 ms (a fall onto the ground ran stable)").arg(step->dt * 1000, 0, 'g', 4));
+        if (s.timeStep == dt) return;
+        s.timeStep = dt;
+        doc_.undoStack()->push(new SetSimulationSetupCommand(&doc_, std::move(s), tr("Stable time step")));
+      },
+      [this](const QString& message, bool cancelled) {
+        if (cancelled) return log_.info(tr("Time step search cancelled; the step is unchanged"));
+        log_.warning(message);
+      });
+}
+
 bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& title) {
   const Project snapshot = doc_.project();  // the worker reads a copy; editing may go on
   const ObjectId mesh = rig_->targetMesh();
@@ -777,6 +844,12 @@ bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& titl
           return;
         }
         doc_.undoStack()->beginMacro(title);
+        if (result->lift != 0) {  // stood on the ground: every mesh moves with the skeleton
+          for (const MeshObject& m : doc_.project().meshes)
+            doc_.undoStack()->push(new TransformMeshCommand(&doc_, m.id, 1.0, Vec3::Zero(), Vec3(0, result->lift, 0),
+                                                            tr("Stand on the ground")));
+          log_.info(tr("Moved the character %1 m along +Y to stand on the ground").arg(result->lift, 0, 'f', 3));
+        }
         if (result->skeleton) doc_.undoStack()->push(new SkeletonEditCommand(&doc_, *result->skeleton, tr("Default bone shapes")));
         for (const VolumeObject& v : result->volumes)
           doc_.undoStack()->push(new SetVolumeCommand(&doc_, v, tr("Set %1").arg(QString::fromStdString(v.name))));
@@ -795,6 +868,7 @@ bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& titl
                         .arg(weightMethodName(rep.method))
                         .arg(rep.weights->weights.cols()).arg(rep.weights->seconds, 0, 'f', 2).arg(rep.maxPartitionError, 0, 'g', 2));
         statusBar()->showMessage(tr("%1: done").arg(title), 4000);
+        if (rep.cage && rep.weights) QTimer::singleShot(0, this, [this] { findStableStep(); });
       },
       [this, title, mesh, options, regionProblem](const QString& message, bool cancelled) {
         if (cancelled) return log_.info(tr("%1: cancelled; nothing changed").arg(title));
@@ -1156,7 +1230,7 @@ bool MainWindow::importFiles(const QStringList& files) {
   const ObjectId firstId = doc_.project().nextId;
   QSettings settings;
   ImportOptions opt;
-  opt.scale = settings.value("import/scale", 1.0).toDouble();
+  opt.scale = settings.value("import/scale", 0.0).toDouble();  // 0: detected
   opt.merge = settings.value("import/merge", false).toBool();
   opt.weld = settings.value("import/weld", true).toBool();
   std::vector<std::string> paths;

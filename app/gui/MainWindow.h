@@ -74,6 +74,12 @@ class MainWindow : public QMainWindow {
   // Replaces the skeleton by the one in a file (FBX/glTF/Collada armature or
   // BVH hierarchy), fitted to the target mesh; asynchronous.
   bool importSkeleton(const QString& file);
+  // Places a 19-joint CMU-named skeleton in the rig's target mesh (a bare
+  // humanoid in a T- or A-pose), in the background; replaces the skeleton.
+  bool autoPlaceJoints();
+  // After a new cage: the fall test that finds the Liu 2013 step the
+  // character is stable at (liu2013::chooseStableStep), in the background.
+  bool findStableStep();
   ObjectId selectedObject() const { return selected_; }
   void selectObject(ObjectId id, const render::PickResult& detail = {});
   void autosaveNow();
@@ -173,7 +179,7 @@ class MainWindow : public QMainWindow {
   QAction *actViperize, *actAddMuscle;
   QAction* actPills;
   QAction *actInsertJoint, *actMirrorLR, *actMirrorRL, *actSymmetrize, *actBoneShapes, *actFitSkeleton,
-      *actImportSkeleton, *actResetPose;
+      *actImportSkeleton, *actResetPose, *actAutoJoints;
 };
 
 }  // namespace sinew::app
