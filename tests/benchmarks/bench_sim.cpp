@@ -2,7 +2,10 @@
 // the example humanoid at about 20K triangles, the CMU 01_01 clip, and the
 // volumetric meshes of the example humanoid.
 //   build/bin/bench_sim --benchmark_min_time=1
+#include "examples/ExchangeCharacters.h"
 #include "examples/Humanoid.h"
+#include "io/SkinnedExport.h"
+#include "rig/AutoJoints.h"
 #include "geometry/MeshValidation.h"
 #include "geometry/TriangleTree.h"
 #include "io/AssimpImport.h"
@@ -107,6 +110,60 @@ static void BM_ImportObjWithValidation(benchmark::State& state) {
 }
 // Argument: 1 reads the file in a child process first (the default), 0 does not.
 BENCHMARK(BM_ImportObjWithValidation)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Bring your own character: a production file (the example as a DCC tool
+// writes it: 64 joints, three skinned meshes and two eyes, Z-up, centimetres,
+// glTF binary; about 10K triangles) to the first simulated Liu 2013 frame:
+// import (merged), simulation skeleton, stand on the ground, bone shapes,
+// cage, weights, model, one frame (33 ms). Argument 1 adds the fall test
+// that picks the time step (2.5 s simulated at each step tried).
+static void BM_ImportToFirstFrame(benchmark::State& state) {
+  const std::string dir = std::string(SINEW_BINARY_DIR) + "/bench-tmp";
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/production.glb";
+  HumanoidOptions ho;
+  ho.gridSpacing = 0.027;
+  const Project humanoid = makeHumanoidProject(ho);
+  const ExchangeCharacter c = makeExchangeCharacter(humanoid);
+  SkinnedExportOptions eo;
+  eo.zUp = true;
+  eo.unitsPerMetre = 100;
+  exportSkinnedCharacter(c.skeleton, c.parts, file, eo);
+  size_t triangles = 0;
+  for (auto _ : state) {
+    ImportOptions io;
+    io.merge = true;
+    io.checkSelfIntersections = false;
+    Project p;
+    Diagnostics d;
+    addToProject(p, importFile(file, io), d);
+    triangles = p.meshes[0].mesh.triangleCount();
+    applyRigBuild(p, buildRig(p, 0, {}));
+    if (state.range(0)) {
+      const liu2013::StepChoice step = liu2013::chooseStableStep(p);
+      if (step.dt < liu2013::Settings{}.dt) p.simulation.timeStep = step.dt;
+    }
+    liu2013::Settings settings;
+    liu2013::applyScene(p.simulation, settings);
+    liu2013::Liu2013Solver solver(liu2013::buildLiu2013Model(p, liu2013::modelOptionsFor(p.simulation)), settings);
+    while (solver.time() < 1.0 / 30) solver.step();
+    benchmark::DoNotOptimize(solver.surfacePositions());
+  }
+  state.counters["triangles"] = double(triangles);
+}
+BENCHMARK(BM_ImportToFirstFrame)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(2);
+
+// Automatic joints in the example's bare surface (about 9K triangles):
+// argument 0 the T-pose, 1 an A-pose, 2 the T-pose standing along Z.
+static void BM_AutoPlaceJoints(benchmark::State& state) {
+  const Project humanoid = makeHumanoidProject();
+  TriMesh surface = state.range(0) == 1 ? makeAPoseSurface(humanoid, 45).surface : humanoid.meshes[0].mesh;
+  if (state.range(0) == 2)
+    for (Vec3& x : surface.positions) x = Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX()) * x;
+  for (auto _ : state) benchmark::DoNotOptimize(autoPlaceJoints(surface));
+  state.counters["triangles"] = double(surface.triangleCount());
+}
+BENCHMARK(BM_AutoPlaceJoints)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 static void BM_SaveLoadProject(benchmark::State& state) {
   const std::string dir = std::string(SINEW_BINARY_DIR) + "/bench-tmp";

@@ -6,6 +6,7 @@
 #include "examples/ExchangeCharacters.h"
 #include "examples/Humanoid.h"
 #include "io/AssimpImport.h"
+#include "io/SkinnedExport.h"
 #include "io/ProjectFile.h"
 
 #include <gtest/gtest.h>
@@ -76,6 +77,34 @@ TEST(CliCharacter, BareMeshWithTheSkeletonOfAClip) {
   EXPECT_EQ(p.skeleton->skeleton.size(), 31u);
   EXPECT_GE(p.skeleton->skeleton.find("LHipJoint"), 0);
   EXPECT_FALSE(p.volumes.empty());
+}
+
+// The example exported as a production FBX (Z-up, centimetres, 64 joints,
+// five meshes) through import --merge, rig, optimize on the standing start of
+// 01_01's turn (8.0-8.3 s) and a replay that stays up.
+TEST(CliCharacter, ProductionFbxImportsRigsAndStandsUnderAController) {
+  const TempDir dir;
+  {
+    HumanoidOptions o;
+    o.gridSpacing = 0.035;
+    const ExchangeCharacter c = makeExchangeCharacter(makeHumanoidProject(o));
+    SkinnedExportOptions e;
+    e.zUp = true;
+    e.unitsPerMetre = 100;
+    exportSkinnedCharacter(c.skeleton, c.parts, dir.file("character.fbx"), e);
+  }
+  const ProcessResult imported = cli(dir, {"import", dir.file("character.fbx"), "--merge", "-o", dir.file("c.sinew")});
+  ASSERT_EQ(imported.exitCode, 0) << imported.err;
+  const ProcessResult rig = cli(dir, {"rig", dir.file("c.sinew"), "-o", dir.file("c.sinew")});
+  ASSERT_EQ(rig.exitCode, 0) << rig.err;
+  EXPECT_NE(rig.out.find("19 of 51 joints carry volume"), std::string::npos) << rig.out;
+  const ProcessResult opt = cli(dir, {"optimize", dir.file("c.sinew"), "--clip", model("BVH/01_01.bvh"), "--start", "8",
+                                      "--end", "8.3", "--samples", "16", "--seed", "1", "--store-clip", "off", "-o",
+                                      dir.file("c.sinew")});
+  ASSERT_EQ(opt.exitCode, 0) << opt.err;
+  const ProcessResult sim = cli(dir, {"simulate", dir.file("c.sinew"), "--controller", "01_01 8-8.3 s", "--seconds", "0.28"});
+  ASSERT_EQ(sim.exitCode, 0) << sim.err;
+  EXPECT_NE(sim.out.find("stayed up"), std::string::npos) << sim.out;
 }
 
 TEST(CliCharacter, NotAHumanoidIsRefusedAndNothingIsWritten) {
