@@ -1,0 +1,112 @@
+// Bring your own character, on the command line, end to end: a bare mesh (no
+// skeleton, an A-pose, written as OBJ by Sinew's exporter) to a simulation in
+// three commands (import, rig --skeleton auto|CLIP.bvh, simulate), and a
+// production FBX to a controller. Long runs: label "physics" (Release only).
+#include "TestUtil.h"
+
+#include "examples/ExchangeCharacters.h"
+#include "examples/Humanoid.h"
+#include "io/AssimpImport.h"
+#include "io/SkinnedExport.h"
+#include "io/ProjectFile.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace sinew {
+namespace {
+
+using json = nlohmann::json;
+using test::model;
+using test::ProcessResult;
+using test::TempDir;
+namespace fs = std::filesystem;
+
+const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+
+// Rigging runs a fall test: minutes under the sanitizers.
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 400) {
+  args.insert(args.begin(), kCli);
+  ProcessResult r = test::runProcess(args, dir.path().string(), timeout);
+  EXPECT_FALSE(r.timedOut) << "sinew-cli timed out";
+  EXPECT_EQ(r.signal, 0) << "sinew-cli died with signal " << r.signal << "\nstderr:\n" << r.err;
+  return r;
+}
+
+// The example's surface in an A-pose, as a bare OBJ.
+std::string writeBareAPose(const TempDir& dir) {
+  HumanoidOptions o;
+  o.gridSpacing = 0.04;
+  const BarePose pose = makeAPoseSurface(makeHumanoidProject(o), 40);
+  MeshObject m;
+  m.name = "Body";
+  m.mesh = pose.surface;
+  const std::string path = dir.file("bare.obj");
+  exportMeshes({&m}, path);
+  return path;
+}
+
+TEST(CliJourney, BareMeshToSimulationWithAutomaticJoints) {
+  const TempDir dir;
+  const ProcessResult imported = cli(dir, {"import", writeBareAPose(dir), "-o", dir.file("bare.sinew")});
+  ASSERT_EQ(imported.exitCode, 0) << imported.err;
+  const ProcessResult rig = cli(dir, {"rig", dir.file("bare.sinew"), "--skeleton", "auto", "-o", dir.file("rigged.sinew"), "--json"});
+  ASSERT_EQ(rig.exitCode, 0) << rig.err;
+  const std::string text = rig.out.substr(rig.out.find('{'));
+  const json j = json::parse(text);
+  EXPECT_TRUE(j["cage"].is_object());
+  EXPECT_TRUE(j["timeStep"].is_number());
+  const Project p = loadProject(dir.file("rigged.sinew"));
+  ASSERT_TRUE(p.skeleton);
+  EXPECT_EQ(p.skeleton->skeleton.size(), 19u);
+  EXPECT_GE(p.skeleton->skeleton.find("LeftForeArm"), 0);
+  const ProcessResult sim = cli(dir, {"simulate", dir.file("rigged.sinew"), "--seconds", "0.5", "--stats-json", dir.file("stats.json")});
+  EXPECT_EQ(sim.exitCode, 0) << sim.err;
+}
+
+// A CMU clip's skeleton (31 joints) fitted joint by joint, then a clip that
+// retargets to it by name.
+TEST(CliJourney, BareMeshWithTheSkeletonOfAClip) {
+  const TempDir dir;
+  const ProcessResult imported = cli(dir, {"import", writeBareAPose(dir), "-o", dir.file("bare.sinew")});
+  ASSERT_EQ(imported.exitCode, 0) << imported.err;
+  const ProcessResult rig = cli(dir, {"rig", dir.file("bare.sinew"), "--skeleton", model("BVH/01_01.bvh"), "-o", dir.file("rigged.sinew"),
+                                      "--no-stability-check"});
+  ASSERT_EQ(rig.exitCode, 0) << rig.err;
+  const Project p = loadProject(dir.file("rigged.sinew"));
+  ASSERT_TRUE(p.skeleton);
+  EXPECT_EQ(p.skeleton->skeleton.size(), 31u);
+  EXPECT_GE(p.skeleton->skeleton.find("LHipJoint"), 0);
+  EXPECT_FALSE(p.volumes.empty());
+}
+
+// The example exported as a production FBX (Z-up, centimetres, 64 joints,
+// five meshes) through import --merge, rig, optimize on the standing start of
+// 01_01's turn (8.0-8.3 s) and a replay that stays up.
+TEST(CliJourney, ProductionFbxImportsRigsAndStandsUnderAController) {
+  const TempDir dir;
+  {
+    HumanoidOptions o;
+    o.gridSpacing = 0.035;
+    const ExchangeCharacter c = makeExchangeCharacter(makeHumanoidProject(o));
+    SkinnedExportOptions e;
+    e.zUp = true;
+    e.unitsPerMetre = 100;
+    exportSkinnedCharacter(c.skeleton, c.parts, dir.file("character.fbx"), e);
+  }
+  const ProcessResult imported = cli(dir, {"import", dir.file("character.fbx"), "--merge", "-o", dir.file("c.sinew")});
+  ASSERT_EQ(imported.exitCode, 0) << imported.err;
+  const ProcessResult rig = cli(dir, {"rig", dir.file("c.sinew"), "-o", dir.file("c.sinew")});
+  ASSERT_EQ(rig.exitCode, 0) << rig.err;
+  EXPECT_NE(rig.out.find("19 of 51 joints carry volume"), std::string::npos) << rig.out;
+  const ProcessResult opt = cli(dir, {"optimize", dir.file("c.sinew"), "--clip", model("BVH/01_01.bvh"), "--start", "8",
+                                      "--end", "8.3", "--samples", "16", "--seed", "1", "--store-clip", "off", "-o",
+                                      dir.file("c.sinew")});
+  ASSERT_EQ(opt.exitCode, 0) << opt.err;
+  const ProcessResult sim = cli(dir, {"simulate", dir.file("c.sinew"), "--controller", "01_01 8-8.3 s", "--seconds", "0.28"});
+  ASSERT_EQ(sim.exitCode, 0) << sim.err;
+  EXPECT_NE(sim.out.find("stayed up"), std::string::npos) << sim.out;
+}
+
+}  // namespace
+}  // namespace sinew
