@@ -100,7 +100,9 @@ void OutlinerPanel::rebuild() {
     for (size_t j = 0; j < s.size(); ++j) {
       QTreeWidgetItem* parent = s.joints[j].parent >= 0 ? items[size_t(s.joints[j].parent)] : sk;
       auto* item = new QTreeWidgetItem(parent, {QString::fromStdString(s.joints[j].name),
-                                                s.joints[j].bone.kind != BoneShapeKind::None ? tr("bone") : QString()});
+                                                !s.joints[j].simulated ? tr("follows")
+                                                : s.joints[j].bone.kind != BoneShapeKind::None ? tr("bone")
+                                                                                                : QString()});
       item->setData(0, kIdRole, QVariant::fromValue<qulonglong>(p.skeleton->id));
       item->setData(0, kJointRole, QString::fromStdString(s.joints[j].name));
       item->setForeground(1, palette().color(QPalette::PlaceholderText));
