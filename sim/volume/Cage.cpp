@@ -154,12 +154,10 @@ CageResult buildCage(const TriMesh& surface, const Skeleton& skeleton, const Cag
   if (!problems.empty()) {
     std::vector<std::string> names;
     std::string list;
-    for (const FixedNodeProblem& problem : problems) {
+    for (const FixedNodeProblem& problem : problems) {  // every one of them: the user has to find them all
       names.push_back(bones.names[size_t(problem.bone)]);
-      if (names.size() <= 5)
-        list += (names.size() > 1 ? ", " : "") + ("'" + names.back() + "' (" + std::to_string(problem.fixedNodes) + ")");
+      list += (names.size() > 1 ? ", " : "") + ("'" + names.back() + "' (" + std::to_string(problem.fixedNodes) + ")");
     }
-    if (problems.size() > 5) list += ", ... (all " + std::to_string(problems.size()) + " in the log)";
     throw JointsError(name, std::to_string(problems.size()) + " bone(s) hold fewer than 4 non-coplanar fixed nodes: " +
                                 list + "; is the bone shape outside the surface?",
                       std::move(names));

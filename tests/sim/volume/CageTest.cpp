@@ -192,6 +192,30 @@ TEST(Cage, BoneOutsideTheSurfaceIsAnInputErrorNamingIt) {
   }
 }
 
+// Every bone that cannot be built is named, not the first few: a user has
+// to find them all.
+TEST(Cage, EveryBoneOutsideTheSurfaceIsNamed) {
+  Skeleton s;
+  for (int k = 0; k < 8; ++k) {
+    Joint j;
+    j.name = "Out" + std::to_string(k);
+    j.parent = k == 0 ? -1 : 0;
+    j.restLocal.translation = k == 0 ? Vec3(5, 5, 5) : Vec3(0.3 * k, 0, 0);
+    j.bone = BoneShape::capsule(Vec3::Zero(), Vec3(0, 0.2, 0), 0.05);
+    s.joints.push_back(j);
+  }
+  CageOptions o;
+  o.targetNodes = 150;
+  try {
+    buildCage(test::cube(), s, o);
+    FAIL() << "expected a JointsError";
+  } catch (const JointsError& e) {
+    EXPECT_EQ(e.joints().size(), 8u);
+    for (int k = 0; k < 8; ++k)
+      EXPECT_NE(std::string(e.what()).find("'Out" + std::to_string(k) + "'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Cage, ReportsProgressAndCanBeCancelled) {
   double last = -1;
   size_t calls = 0;
