@@ -2,6 +2,7 @@
 // skeleton, an A-pose, written as OBJ by Sinew's exporter) to a simulation in
 // three commands (import, rig --skeleton auto|CLIP.bvh, simulate), and a
 // production FBX to a controller. Long runs: label "physics" (Release only).
+#include "CharacterFiles.h"
 #include "TestUtil.h"
 
 #include "examples/ExchangeCharacters.h"
@@ -33,22 +34,10 @@ ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double time
   return r;
 }
 
-// The example's surface in an A-pose, as a bare OBJ.
-std::string writeBareAPose(const TempDir& dir) {
-  HumanoidOptions o;
-  o.gridSpacing = 0.04;
-  const BarePose pose = makeAPoseSurface(makeHumanoidProject(o), 40);
-  MeshObject m;
-  m.name = "Body";
-  m.mesh = pose.surface;
-  const std::string path = dir.file("bare.obj");
-  exportMeshes({&m}, path);
-  return path;
-}
 
 TEST(CliJourney, BareMeshToSimulationWithAutomaticJoints) {
   const TempDir dir;
-  const ProcessResult imported = cli(dir, {"import", writeBareAPose(dir), "-o", dir.file("bare.sinew")});
+  const ProcessResult imported = cli(dir, {"import", test::writeBareAPose(dir.file("bare.obj"), 0.04), "-o", dir.file("bare.sinew")});
   ASSERT_EQ(imported.exitCode, 0) << imported.err;
   const ProcessResult rig = cli(dir, {"rig", dir.file("bare.sinew"), "--skeleton", "auto", "-o", dir.file("rigged.sinew"), "--json"});
   ASSERT_EQ(rig.exitCode, 0) << rig.err;
@@ -68,7 +57,7 @@ TEST(CliJourney, BareMeshToSimulationWithAutomaticJoints) {
 // retargets to it by name.
 TEST(CliJourney, BareMeshWithTheSkeletonOfAClip) {
   const TempDir dir;
-  const ProcessResult imported = cli(dir, {"import", writeBareAPose(dir), "-o", dir.file("bare.sinew")});
+  const ProcessResult imported = cli(dir, {"import", test::writeBareAPose(dir.file("bare.obj"), 0.04), "-o", dir.file("bare.sinew")});
   ASSERT_EQ(imported.exitCode, 0) << imported.err;
   const ProcessResult rig = cli(dir, {"rig", dir.file("bare.sinew"), "--skeleton", model("BVH/01_01.bvh"), "-o", dir.file("rigged.sinew"),
                                       "--no-stability-check"});

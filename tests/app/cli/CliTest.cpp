@@ -701,4 +701,34 @@ TEST(CliViper, ScenesSimulateAndPaintedMusclesViperize) {
                  "exists already");
 }
 
+namespace {
+
+// Bring your own character: a mesh that is no humanoid is refused by
+// `rig --skeleton auto`, and bones are counted as Assimp counts them (the
+// journeys from file to simulation are in CliJourneyTest.cpp).
+TEST(CliCharacter, NotAHumanoidIsRefusedAndNothingIsWritten) {
+  const TempDir dir;
+  ASSERT_EQ(cli(dir, {"import", model("OBJ/box.obj"), "-o", dir.file("box.sinew")}).exitCode, 0);
+  const ProcessResult r = cli(dir, {"rig", dir.file("box.sinew"), "--skeleton", "auto", "-o", dir.file("out.sinew")});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("cannot find two legs and two arms"), std::string::npos) << r.err;
+  EXPECT_EQ(test::lines(r.err).size(), 1u) << r.err;
+  EXPECT_FALSE(test::fs::exists(dir.file("out.sinew")));
+  // A project that has a skeleton already is not given another.
+  const ProcessResult again =
+      cli(dir, {"rig", SINEW_SOURCE_DIR "/projects/humanoid/humanoid.sinew", "--skeleton", "auto", "-o", dir.file("o.sinew")});
+  EXPECT_EQ(again.exitCode, 2);
+  EXPECT_NE(again.err.find("already has a skeleton"), std::string::npos) << again.err;
+}
+
+TEST(CliCharacter, InfoCountsSkinBonesAsAssimpDoes) {
+  const TempDir dir;
+  const ProcessResult r = cli(dir, {"info", model("FBX/animation_with_skeleton.fbx"), "--no-self-intersections"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("skinned to 13 bones"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("15 joints, 13 of them skin bones"), std::string::npos) << r.out;
+}
+
+}  // namespace
+
 }  // namespace sinew

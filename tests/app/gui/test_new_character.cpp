@@ -2,6 +2,7 @@
 // A-pose, written as OBJ) through Import -> Auto-Place Joints -> Build
 // Everything Missing (with the fall test that picks the time step) ->
 // Simulate, then File > New, which must leave nothing of it behind.
+#include "CharacterFiles.h"
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
 #include "examples/ExchangeCharacters.h"
@@ -27,15 +28,7 @@ namespace {
 TEST(NewCharacter, BareMeshToASimulationInAFewClicks) {
   QTemporaryDir dir;
   ASSERT_TRUE(dir.isValid());
-  {
-    HumanoidOptions o;
-    o.gridSpacing = 0.035;
-    const BarePose pose = makeAPoseSurface(makeHumanoidProject(o), 40);
-    MeshObject m;
-    m.name = "Body";
-    m.mesh = pose.surface;
-    exportMeshes({&m}, dir.filePath("bare.obj").toStdString());
-  }
+  test::writeBareAPose(dir.filePath("bare.obj").toStdString(), 0.035);
   QSettings().setValue("import/scale", 0.0);  // detect
   auto window = std::make_unique<MainWindow>(MainWindow::RecoveryPolicy::Ignore);
   window->setInteractive(false);
