@@ -440,11 +440,12 @@ StepChoice chooseStableStep(const Project& project, const StepProbe& probe, cons
     options.stableStep = settings.dt;
     const std::shared_ptr<const Liu2013Model> model = buildLiu2013Model(project, options);
     // Mass scaling that would change the character's weight noticeably: a smaller step instead.
-    if (model->addedMass > probe.maxAddedMassFraction * model->totalMass && attempt < probe.halvings) {
+    const double bodyMass = model->totalMass - model->addedMass;
+    if (model->addedMass > probe.maxAddedMassFraction * bodyMass && attempt < probe.halvings) {
       choice.failures.push_back("at " + std::to_string(settings.dt * 1000) + " ms, " +
                                 std::to_string(model->massScaledNodes) + " cage nodes would need " +
-                                std::to_string(model->addedMass) + " kg of " + std::to_string(model->totalMass) +
-                                " kg added to be stable");
+                                std::to_string(model->addedMass) + " kg added to the body's " +
+                                std::to_string(bodyMass) + " kg to be stable");
       settings.dt *= 0.5;
       continue;
     }
