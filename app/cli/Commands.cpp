@@ -182,7 +182,7 @@ int importFiles(const ImportArgs& args) {
     else project.name = fs::path(args.output).stem().string();
     ImportOptions opt;
     if (args.scale > 0) opt.scale = opt.clipScale = args.scale;
-    opt.merge = args.merge;
+    opt.grouping = args.merge ? MeshGrouping::All : args.separate ? MeshGrouping::Separate : MeshGrouping::BodyParts;
     opt.weld = args.weld;
     Diagnostics diags;
     for (const std::string& f : args.files) {

@@ -54,7 +54,8 @@ struct ImportArgs {
   std::vector<std::string> files;
   std::string output;
   double scale = 0.0;  // metres per file unit; 0: meshes as they are, clips detected
-  bool merge = false;
+  bool merge = false;     // every mesh into one (default: body parts join, see MeshGrouping)
+  bool separate = false;  // every mesh apart
   bool weld = true;
   bool append = false;     // add to an existing project
   bool overwrite = false;  // replace an existing project

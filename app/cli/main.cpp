@@ -25,7 +25,10 @@ int main(int argc, char** argv) {
   imp->add_option("-o,--output", importArgs.output, "Project file to write (.sinew)")->required();
   imp->add_option("--scale", importArgs.scale, "Metres per file unit (default: meshes as they are, BVH units detected)")
       ->check(CLI::PositiveNumber);
-  imp->add_flag("--merge", importArgs.merge, "Merge all meshes of a file into one object");
+  auto* mergeAll = imp->add_flag("--merge", importArgs.merge, "Merge all meshes of a file into one object");
+  imp->add_flag("--separate", importArgs.separate,
+                "Keep every mesh of a file apart (default: skinned body parts join into one body, small parts follow)")
+      ->excludes(mergeAll);
   imp->add_flag("!--no-weld", importArgs.weld, "Keep duplicate vertices");
   auto* append = imp->add_flag("--append", importArgs.append, "Add to an existing project");
   imp->add_flag("--overwrite", importArgs.overwrite, "Replace an existing project")->excludes(append);

@@ -75,13 +75,16 @@ bool askImportOptions(QWidget* parent) {
   scale->setSpecialValueText(QObject::tr("detect"));  // 0: the file's declared unit, checked against a plausible size
   scale->setValue(settings.value("import/scale", 0.0).toDouble());
   QObject::connect(units, &QComboBox::activated, scale, [units, scale](int i) { scale->setValue(units->itemData(i).toDouble()); });
-  auto* merge = new QCheckBox(QObject::tr("Merge all meshes of a file into one object"), &dialog);
-  merge->setChecked(settings.value("import/merge", false).toBool());
+  auto* meshes = new QComboBox(&dialog);
+  meshes->addItem(QObject::tr("join the body parts; small parts follow"), int(MeshGrouping::BodyParts));
+  meshes->addItem(QObject::tr("merge all into one object"), int(MeshGrouping::All));
+  meshes->addItem(QObject::tr("keep every mesh apart"), int(MeshGrouping::Separate));
+  meshes->setCurrentIndex(std::max(0, meshes->findData(settings.value("import/grouping", 0).toInt())));
   auto* weld = new QCheckBox(QObject::tr("Weld duplicate vertices (needed for simulation)"), &dialog);
   weld->setChecked(settings.value("import/weld", true).toBool());
   form->addRow(QObject::tr("File units:"), units);
   form->addRow(QObject::tr("Metres per file unit:"), scale);
-  form->addRow(merge);
+  form->addRow(QObject::tr("Meshes:"), meshes);
   form->addRow(weld);
   form->addRow(new QLabel(QObject::tr("BVH motion clips detect their units by themselves."), &dialog));
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
@@ -90,7 +93,7 @@ bool askImportOptions(QWidget* parent) {
   form->addRow(buttons);
   if (dialog.exec() != QDialog::Accepted) return false;
   settings.setValue("import/scale", scale->value());
-  settings.setValue("import/merge", merge->isChecked());
+  settings.setValue("import/grouping", meshes->currentData().toInt());
   settings.setValue("import/weld", weld->isChecked());
   return true;
 }
@@ -1231,7 +1234,7 @@ bool MainWindow::importFiles(const QStringList& files) {
   QSettings settings;
   ImportOptions opt;
   opt.scale = settings.value("import/scale", 0.0).toDouble();  // 0: detected
-  opt.merge = settings.value("import/merge", false).toBool();
+  opt.grouping = MeshGrouping(std::clamp(settings.value("import/grouping", 0).toInt(), 0, 2));
   opt.weld = settings.value("import/weld", true).toBool();
   std::vector<std::string> paths;
   for (const QString& f : files) paths.push_back(f.toStdString());

@@ -279,6 +279,7 @@ void SimulationController::clear() {
     pendingActivation_.reset();
     model_.reset();
     triangles_.clear();
+    followers_ = Followers();
     reference_.reset();
     policy_.reset();
     frames_.clear();
@@ -390,6 +391,8 @@ SimulationController::Frame SimulationController::captureFrame() const {
     f.surface = solver_->surfacePositions();
   }
   f.joints = solver_->jointPoses();
+  // The character's other meshes (eyes, props, parts left separate) ride on the simulated skeleton.
+  if (!viper_) f.otherSurfaces = followers_.pose(f.joints);
   f.measures = solver_->measure();  // microseconds: a sum over nodes and elements
   f.snapshot = std::shared_ptr<const SimSnapshot>(solver_->snapshot());
   if (reference_ && policy_) {
@@ -511,6 +514,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
       pillRestRadius_ = std::move(restRadius);
       bodyNodes_ = bodyNodes;
       triangles_ = std::move(triangles);
+      followers_ = viperPtr ? Followers() : Followers(project, solver_->surfaceMesh());
       frameTime_ = std::max(kFrameTime, solver_->dt());
       reference_ = reference;
       policy_ = policy;

@@ -21,6 +21,7 @@
 #include "control/Optimize.h"
 #include "io/AnimationExport.h"
 #include "liu2013/Liu2013.h"
+#include "rig/Followers.h"
 #include "solver/Simulation.h"
 
 namespace sinew::li2019 {
@@ -143,7 +144,8 @@ class SimulationController : public QObject, public ViewportInteraction {
   // VIPER: the rods of cached frame `index` (node centres, radii and scales,
   // segments); empty for the other solvers.
   render::PillSet framePills(int index) const;
-  // VIPER: every skinned surface but the first (surfaceMesh()) of frame `index`.
+  // Every surface but the first (surfaceMesh()) of frame `index`: VIPER's
+  // other skinned bodies, or the meshes following the skeleton (rig/Followers.h).
   std::vector<std::pair<ObjectId, std::vector<Vec3>>> frameOtherSurfaces(int index) const;
   // Every cached frame's surface and joint poses, for export (empty before the first Play).
   SimulatedAnimation recordedAnimation() const;
@@ -253,6 +255,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   double activation_ = 0;                                 // VIPER, every body (UI thread)
   std::optional<double> pendingActivation_;               // for the worker's next frame
   std::vector<Tri> triangles_;                            // of the simulated surface
+  Followers followers_;                                   // the other meshes, riding on the skeleton
   double frameTime_ = kFrameTime;
   ObjectId surfaceId_ = 0;
   mutable std::mutex mutex_;

@@ -33,6 +33,11 @@ namespace sinew {
 
 namespace {
 
+// A skinned mesh at least this share of the character's size (box diagonals)
+// is a body part (MeshGrouping::BodyParts): a head is about a sixth, an eye a
+// hundredth.
+constexpr double kBodyPartShare = 0.1;
+
 // Forwards Assimp's progress to ours; returning false makes Assimp abort.
 class ProgressBridge : public Assimp::ProgressHandler {
  public:
@@ -352,6 +357,63 @@ double bindResidual(const aiScene* scene, const std::vector<MeshInstance>& parts
     }
   }
   return worst;
+}
+
+// The box of an instance's placed vertices (file units).
+Aabb instanceBounds(const MeshInstance& inst) {
+  Aabb box;
+  for (unsigned v = 0; v < inst.mesh->mNumVertices; ++v) {
+    const aiVector3D& p = inst.mesh->mVertices[v];
+    box.add((inst.transform * Eigen::Vector4d(p.x, p.y, p.z, 1.0)).head<3>());
+  }
+  return box;
+}
+
+// The project meshes a file's mesh instances become, named (see MeshGrouping).
+std::vector<std::pair<std::string, std::vector<MeshInstance>>> groupInstances(const std::vector<MeshInstance>& instances,
+                                                                              MeshGrouping grouping,
+                                                                              const std::string& stem,
+                                                                              Diagnostics& diag,
+                                                                              const std::string& path) {
+  std::vector<std::pair<std::string, std::vector<MeshInstance>>> groups;
+  if (instances.empty()) return groups;
+  if (grouping == MeshGrouping::All) {
+    groups.push_back({stem, instances});
+    return groups;
+  }
+  std::vector<bool> body(instances.size(), false);
+  if (grouping == MeshGrouping::BodyParts) {
+    Aabb all;
+    std::vector<Aabb> boxes;
+    for (const MeshInstance& inst : instances) {
+      boxes.push_back(instanceBounds(inst));
+      if (!boxes.back().empty()) all.add(boxes.back());
+    }
+    const double size = all.empty() ? 0.0 : all.size().norm();
+    for (size_t i = 0; i < instances.size(); ++i)
+      body[i] = instances[i].mesh->mNumBones > 0 && !boxes[i].empty() && boxes[i].size().norm() >= kBodyPartShare * size;
+    if (std::count(body.begin(), body.end(), true) < 2) body.assign(instances.size(), false);
+  }
+  std::vector<MeshInstance> parts;
+  std::string partNames;
+  for (size_t i = 0; i < instances.size(); ++i)
+    if (body[i]) {
+      parts.push_back(instances[i]);
+      partNames += (partNames.empty() ? "'" : ", '") + (instances[i].name.empty() ? stem : instances[i].name) + "'";
+    }
+  if (!parts.empty()) {
+    groups.push_back({stem, parts});
+    diag.push_back({Severity::Info, path + ": body parts " + partNames + " joined as one mesh '" + stem +
+                                        "'; the other meshes follow the skeleton"});
+  }
+  std::map<std::string, int> used{{stem, parts.empty() ? 0 : 1}};
+  for (size_t i = 0; i < instances.size(); ++i) {
+    if (body[i]) continue;
+    std::string name = instances[i].name.empty() ? stem : instances[i].name;
+    if (used[name]++) name += "." + std::to_string(used[name]);
+    groups.push_back({name, {instances[i]}});
+  }
+  return groups;
 }
 
 // Builds one triangle mesh (and its skin, if any) from mesh instances.
@@ -894,17 +956,8 @@ ImportResult importFile(const std::string& path, const ImportOptions& options, c
   if (frame.upAxis != "Y")
     r.diagnostics.push_back({Severity::Info, path + ": the file is " + frame.upAxis + "-up; turned to stand along +Y"});
   r.skeleton = extractSkeleton(scene, bind, opt.scale, r.diagnostics, path);
-  std::vector<std::pair<std::string, std::vector<MeshInstance>>> groups;
-  if (opt.merge && !instances.empty()) {
-    groups.push_back({sanitizeName(std::filesystem::path(path).stem().string()), instances});
-  } else {
-    std::map<std::string, int> used;
-    for (const MeshInstance& inst : instances) {
-      std::string name = inst.name.empty() ? sanitizeName(std::filesystem::path(path).stem().string()) : inst.name;
-      if (used[name]++) name += "." + std::to_string(used[name]);
-      groups.push_back({name, {inst}});
-    }
-  }
+  const std::vector<std::pair<std::string, std::vector<MeshInstance>>> groups =
+      groupInstances(instances, opt.grouping, sanitizeName(std::filesystem::path(path).stem().string()), r.diagnostics, path);
   for (size_t g = 0; g < groups.size(); ++g) {
     const Progress p = progress.sub(0.5 + 0.5 * g / groups.size(), 0.5 + 0.5 * (g + 1) / groups.size());
     ImportedMesh m = buildMesh(groups[g].second, groups[g].first, opt, path, r.diagnostics);

@@ -21,11 +21,19 @@ struct AssimpStats {
            lights = 0, vertices = 0, faces = 0, bones = 0, animationChannels = 0;
 };
 
+// How a file's meshes become project meshes. BodyParts: in a file with
+// skinned meshes, the large skinned ones (each at least a tenth of the
+// character's size: torso, legs, head) become one body, welded where they
+// meet, and the small or unskinned ones (eyes, teeth, props) stay apart to
+// follow the skeleton in a simulation (rig/Followers.h); a file without skins
+// keeps its meshes apart. All: one mesh. Separate: one mesh per file mesh.
+enum class MeshGrouping : uint8_t { BodyParts, All, Separate };
+
 struct ImportOptions {
   double scale = 0.0;                  // metres per file unit for meshes and skeletons; 0: detect (see importFile)
   double clipScale = 0.0;              // metres per file unit for BVH clips; 0: detect from the rest pose
   bool weld = true;                    // merge coincident vertices (for simulation use)
-  bool merge = false;                  // merge all meshes of the file into one object
+  MeshGrouping grouping = MeshGrouping::BodyParts;
   bool validate = true;                // run mesh validation
   bool checkSelfIntersections = true;  // part of validation; the costly part
   // Read the file with Assimp in a child process first, so that a damaged file

@@ -132,7 +132,7 @@ static void BM_ImportToFirstFrame(benchmark::State& state) {
   size_t triangles = 0;
   for (auto _ : state) {
     ImportOptions io;
-    io.merge = true;
+    io.grouping = MeshGrouping::All;
     io.checkSelfIntersections = false;
     Project p;
     Diagnostics d;

@@ -155,7 +155,7 @@ TEST(AssimpImport, ScaleAndMergeOptions) {
   const ImportResult parts = importFile(model("OBJ/spider.obj"));
   EXPECT_EQ(parts.meshes.size(), 19u);
   ImportOptions m;
-  m.merge = true;
+  m.grouping = MeshGrouping::All;
   const ImportResult one = importFile(model("OBJ/spider.obj"), m);
   ASSERT_EQ(one.meshes.size(), 1u);
   EXPECT_EQ(one.meshes[0].name, "spider");

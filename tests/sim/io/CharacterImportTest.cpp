@@ -92,7 +92,7 @@ TEST_P(ExportedCharacter, ImportsWhereItWasWithItsBindPoseAndBones) {
   exportSkinnedCharacter(c.skeleton, c.parts, path, layout.options);
 
   ImportOptions o = quick();
-  o.merge = true;  // one body: the three skinned meshes and the eyes
+  o.grouping = MeshGrouping::All;  // one body: the three skinned meshes and the eyes
   const ImportResult r = importFile(path, o);
   ASSERT_EQ(r.meshes.size(), 1u);
   ASSERT_TRUE(r.skeleton);
@@ -182,7 +182,7 @@ TEST(ExchangeCharacter, AHierarchyStoredInAnotherPoseImportsAtTheBindPose) {
   const std::string path = dir.file("posed.glb");
   exportSkinnedCharacter(c.skeleton, c.parts, path, o);
   ImportOptions io = quick();
-  io.merge = true;
+  io.grouping = MeshGrouping::All;
   const ImportResult r = importFile(path, io);
   ASSERT_TRUE(r.skeleton);
   const std::vector<Vec3> want = c.skeleton.restPositions(), got = r.skeleton->restPositions();
@@ -205,7 +205,9 @@ TEST(ExchangeCharacter, AHierarchyStoredInAnotherPoseImportsAtTheBindPose) {
 // nodes carry a -90 degree turn about X, which skinning ignores. The body must
 // be where the skeleton is, upright with it.
 TEST(RealSkinnedFile, EpilepticMeshesStandWithTheirSkeleton) {
-  const ImportResult r = importFile(model("X/BCN_Epileptic.X"), quick());
+  ImportOptions o = quick();
+  o.grouping = MeshGrouping::Separate;
+  const ImportResult r = importFile(model("X/BCN_Epileptic.X"), o);
   ASSERT_TRUE(r.skeleton);
   ASSERT_EQ(r.meshes.size(), 3u);
   const std::vector<Vec3> joints = r.skeleton->restPositions();
@@ -239,6 +241,43 @@ TEST(RealSkinnedFile, EpilepticMeshesStandWithTheirSkeleton) {
       if (int32_t j = r.skeleton->find(b); j >= 0) nearest = std::min(nearest, (joints[size_t(j)] - centre).norm());
     EXPECT_LT(nearest, 0.25 * all.size().maxCoeff()) << m.name;
   }
+}
+
+// By default the skinned body parts of a file become one body, welded where
+// they meet (BCN's torso, legs and head), and small or unskinned parts stay
+// apart to follow the skeleton (the exchange character's eyes).
+TEST(MeshGrouping, BodyPartsJoinAndSmallPartsStayApart) {
+  const ImportResult separate = [] {
+    ImportOptions o = quick();
+    o.grouping = MeshGrouping::Separate;
+    return importFile(model("X/BCN_Epileptic.X"), o);
+  }();
+  const ImportResult joined = importFile(model("X/BCN_Epileptic.X"), quick());
+  ASSERT_EQ(joined.meshes.size(), 1u);
+  EXPECT_EQ(joined.meshes[0].name, "BCN_Epileptic");
+  size_t triangles = 0, vertices = 0;
+  for (const ImportedMesh& m : separate.meshes) {
+    triangles += m.mesh.triangleCount();
+    vertices += m.mesh.vertexCount();
+  }
+  EXPECT_EQ(joined.meshes[0].mesh.triangleCount(), triangles);
+  EXPECT_LE(joined.meshes[0].mesh.vertexCount(), vertices);
+  ASSERT_TRUE(joined.meshes[0].skin);
+  EXPECT_EQ(joined.meshes[0].skin->vertexCount(), joined.meshes[0].mesh.vertexCount());
+
+  test::TempDir dir;
+  const std::string path = dir.file("character.glb");
+  exportSkinnedCharacter(character().skeleton, character().parts, path);
+  const ImportResult r = importFile(path, quick());
+  ASSERT_EQ(r.meshes.size(), 3u);
+  EXPECT_EQ(r.meshes[0].name, "character");
+  ASSERT_TRUE(r.meshes[0].skin);
+  size_t bodyTriangles = 0;
+  for (int k = 0; k < 3; ++k) bodyTriangles += character().parts[size_t(k)].mesh.triangleCount();
+  EXPECT_EQ(r.meshes[0].mesh.triangleCount(), bodyTriangles);
+  EXPECT_EQ(r.meshes[1].name, "LeftEye");
+  EXPECT_EQ(r.meshes[2].name, "RightEye");
+  EXPECT_FALSE(r.meshes[1].skin);
 }
 
 // Skin bones as Assimp counts them (`assimp info FILE`): the distinct bones

@@ -23,7 +23,7 @@ using test::model;
 
 Project importCharacter(const std::string& path) {
   ImportOptions o;
-  o.merge = true;
+  o.grouping = MeshGrouping::All;
   o.checkSelfIntersections = false;
   Project p;
   p.name = "character";

@@ -16,7 +16,7 @@ namespace {
 
 TriMesh importMerged(const std::string& relative) {
   ImportOptions o;
-  o.merge = true;
+  o.grouping = MeshGrouping::All;
   const ImportResult r = importFile(test::model(relative), o);
   EXPECT_EQ(r.meshes.size(), 1u);
   return r.meshes.empty() ? TriMesh{} : r.meshes[0].mesh;
