@@ -32,6 +32,15 @@ Mat4f Camera::projection(double aspect) const {
   const double n = nearPlane(), f = farPlane();
   const double t = 1.0 / std::tan(0.5 * fovY * M_PI / 180.0);
   Mat4 p = Mat4::Zero();
+  if (orthographic) {
+    const double h = distance / t;  // half height at the target
+    p(0, 0) = 1.0 / (h * std::max(aspect, 1e-6));
+    p(1, 1) = 1.0 / h;
+    p(2, 2) = -2.0 / (f - n);
+    p(2, 3) = -(f + n) / (f - n);
+    p(3, 3) = 1;
+    return p.cast<float>();
+  }
   p(0, 0) = t / std::max(aspect, 1e-6);
   p(1, 1) = t;
   p(2, 2) = (f + n) / (n - f);
@@ -40,7 +49,14 @@ Mat4f Camera::projection(double aspect) const {
   return p.cast<float>();
 }
 
+void Camera::lookAlong(Axis axis) {
+  yaw = axis == Axis::Side ? 0.5 * M_PI : 0.0;
+  pitch = axis == Axis::Top ? kMaxPitch : 0.0;
+  orthographic = true;
+}
+
 void Camera::orbit(double dYaw, double dPitch) {
+  orthographic = false;
   yaw = std::remainder(yaw + dYaw, 2 * M_PI);
   pitch = std::clamp(pitch + dPitch, -kMaxPitch, kMaxPitch);
 }
@@ -65,6 +81,8 @@ Ray Camera::rayThrough(double x, double y, int width, int height) const {
   const double t = std::tan(0.5 * fovY * M_PI / 180.0);
   const double ndcX = 2.0 * x / std::max(width, 1) - 1.0;
   const double ndcY = 1.0 - 2.0 * y / std::max(height, 1);
+  if (orthographic)  // parallel rays from the eye's plane
+    return {eye() + distance * t * (ndcX * aspect * right() + ndcY * up()), forward()};
   const Vec3 dir = (forward() + ndcX * t * aspect * right() + ndcY * t * up()).normalized();
   return {eye(), dir};
 }

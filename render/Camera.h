@@ -22,6 +22,13 @@ class Camera {
   double yaw = 0.5;             // radians about +y; 0 looks along -z (from +z)
   double pitch = 0.25;          // radians; positive looks down on the target
   double fovY = 40.0;           // vertical field of view (degrees)
+  // Parallel projection (the front, side and top views), as large at the
+  // target as the perspective view would show it; orbiting leaves it.
+  bool orthographic = false;
+
+  enum class Axis : uint8_t { Front, Side, Top };  // looking from +z, +x, +y
+  // An orthographic view along `axis` of the same target and distance.
+  void lookAlong(Axis axis);
 
   Vec3 eye() const;
   Vec3 forward() const;  // unit, eye -> target

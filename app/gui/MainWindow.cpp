@@ -381,6 +381,26 @@ void MainWindow::buildMenus() {
   view->addAction(actFrameSelected);
   view->addAction(actFrameAll);
   view->addSeparator();
+  // Front, side and top views (orthographic, Ctrl+1/3/7 as on Blender's keypad); orbiting leaves them.
+  const std::tuple<QString, QString, int, render::Camera::Axis> axes[] = {
+      {"FrontView", tr("F&ront View"), Qt::Key_1, render::Camera::Axis::Front},
+      {"SideView", tr("Si&de View"), Qt::Key_3, render::Camera::Axis::Side},
+      {"TopView", tr("&Top View"), Qt::Key_7, render::Camera::Axis::Top}};
+  for (const auto& [name, text, key, axis] : axes) {
+    QAction* a = makeAction(this, name, text, QKeySequence(Qt::CTRL | key));
+    connect(a, &QAction::triggered, viewport_, [this, axis = axis] {
+      viewport_->camera().lookAlong(axis);
+      viewport_->update();
+    });
+    view->addAction(a);
+  }
+  QAction* perspective = makeAction(this, "PerspectiveView", tr("&Perspective View"), QKeySequence(Qt::CTRL | Qt::Key_5));
+  connect(perspective, &QAction::triggered, viewport_, [this] {
+    viewport_->camera().orthographic = false;
+    viewport_->update();
+  });
+  view->addAction(perspective);
+  view->addSeparator();
   for (QDockWidget* d : findChildren<QDockWidget*>()) view->addAction(d->toggleViewAction());
 
   QMenu* sim = menuBar()->addMenu(tr("&Simulate"));
@@ -445,7 +465,7 @@ void MainWindow::buildRig() {
   actToolPlace = tool("ToolPlace", tr("&Place Joint"), QKeySequence(Qt::Key_J), RigTool::PlaceJoint,
                       tr("Click on a mesh: a joint lands inside the limb, as a child of the selected joint"));
   actToolMove = tool("ToolMove", tr("&Move Joint"), QKeySequence(Qt::Key_W), RigTool::MoveJoint,
-                     tr("Drag joints in the view plane; hold X, Y or Z to move along an axis, Shift to move the subtree"));
+                     tr("Drag joints in the view plane (children follow); hold X, Y or Z to move along an axis, Shift to move the joint alone, Ctrl to snap it to the middle of the limb under the cursor"));
   actToolPose = tool("ToolPose", tr("P&ose"), QKeySequence(Qt::Key_R), RigTool::Pose,
                      tr("Drag the rings of the selected joint (or the joint itself) to rotate it and watch the skin follow"));
   actToolPaint = tool("ToolPaint", tr("Paint &Weights"), QKeySequence(Qt::Key_P), RigTool::Paint,

@@ -250,22 +250,33 @@ int32_t RigController::jointUnderCursor(const QPoint& p) const {
   return r.kind == render::PickKind::Joint ? r.joint : -1;
 }
 
-void RigController::placeJoint(const QPoint& p) {
-  const Project& proj = doc_->project();
+std::vector<std::shared_ptr<const TriangleTree>> RigController::visibleMeshTrees() const {
+  std::vector<std::shared_ptr<const TriangleTree>> trees;
+  for (const MeshObject& m : doc_->project().meshes)
+    if (m.visible) trees.push_back(std::make_shared<const TriangleTree>(m.mesh));
+  return trees;
+}
+
+std::optional<Vec3> RigController::limbMiddleAt(const QPoint& p,
+                                                const std::vector<std::shared_ptr<const TriangleTree>>& trees) const {
   const render::Ray ray = rayAt(p);
-  // The first visible mesh the ray passes through.
+  // In the first mesh the ray passes through.
   std::optional<Vec3> at;
   double nearest = std::numeric_limits<double>::infinity();
-  for (const MeshObject& m : proj.meshes) {
-    if (!m.visible) continue;
-    const TriangleTree tree(m.mesh);
-    const auto hit = tree.raycast(ray.origin, ray.direction);
+  for (const auto& tree : trees) {
+    const auto hit = tree->raycast(ray.origin, ray.direction);
     if (!hit || hit->t >= nearest) continue;
-    if (const auto place = jointPlacement(tree, ray.origin, ray.direction)) {
+    if (const auto place = jointPlacement(*tree, ray.origin, ray.direction)) {
       nearest = hit->t;
       at = place;
     }
   }
+  return at;
+}
+
+void RigController::placeJoint(const QPoint& p) {
+  const Project& proj = doc_->project();
+  const std::optional<Vec3> at = limbMiddleAt(p, visibleMeshTrees());
   if (!at) {
     emit message(tr("Place a joint by clicking on a mesh: it lands inside the limb under the cursor"));
     return;
@@ -390,7 +401,9 @@ bool RigController::mousePress(QMouseEvent* e) {
       const render::Ray r = rayAt(p);
       const double t = (dragPlanePoint_ - r.origin).dot(dragPlaneNormal_) / r.direction.dot(dragPlaneNormal_);
       dragGrab_ = r.origin + t * r.direction;
-      dragSubtree_ = e->modifiers() & Qt::ShiftModifier;
+      // Children follow the joint; Shift moves the joint alone.
+      dragSubtree_ = !(e->modifiers() & Qt::ShiftModifier);
+      dragTrees_ = visibleMeshTrees();  // for Ctrl: snap to the middle of the limb under the cursor
       dragging_ = true;
       ++dragSerial_;
       return true;
@@ -425,8 +438,11 @@ bool RigController::mouseMove(QMouseEvent* e, bool dragging) {
     }
     const int32_t j = selectedIndex();
     if (j < 0) return true;
+    Vec3 to = dragStart_ + delta;
+    if (e->modifiers() & Qt::ControlModifier)
+      if (const std::optional<Vec3> middle = limbMiddleAt(p, dragTrees_)) to = *middle;
     Skeleton edited = *skeleton();
-    moveJoint(edited, j, dragStart_ + delta, dragSubtree_);
+    moveJoint(edited, j, to, dragSubtree_);
     pushSkeleton(std::move(edited), tr("Move joint %1").arg(selectedJoint_), dragSerial_);
     return true;
   }
@@ -441,6 +457,7 @@ bool RigController::mouseMove(QMouseEvent* e, bool dragging) {
 bool RigController::mouseRelease(QMouseEvent* e) {
   if (tool_ == RigTool::Paint || tool_ == RigTool::PaintMuscle) return paintTool() && paintTool()->mouseRelease(e);
   dragging_ = false;
+  dragTrees_.clear();
   activeRing_ = -1;
   return true;
 }

@@ -10,6 +10,7 @@
 #include "Log.h"
 #include "ViewportWidget.h"
 #include "VolumeView.h"
+#include "geometry/TriangleTree.h"
 
 #include <QObject>
 
@@ -98,6 +99,10 @@ class RigController : public QObject, public ViewportInteraction {
   int32_t jointUnderCursor(const QPoint& p) const;
   void pushSkeleton(Skeleton edited, const QString& text, int dragSerial = 0);
   void placeJoint(const QPoint& p);
+  // Trees of the visible meshes, and the middle of the limb under the cursor
+  // (between where the view ray enters and leaves the first mesh it meets).
+  std::vector<std::shared_ptr<const TriangleTree>> visibleMeshTrees() const;
+  std::optional<Vec3> limbMiddleAt(const QPoint& p, const std::vector<std::shared_ptr<const TriangleTree>>& trees) const;
   std::vector<Transform> currentPose() const;
   const TriMesh& posedMesh(const MeshObject& m);
   void invalidatePose();
@@ -117,7 +122,8 @@ class RigController : public QObject, public ViewportInteraction {
   bool dragging_ = false;
   Vec3 dragPlanePoint_, dragPlaneNormal_, dragStart_, dragGrab_;
   int axisLock_ = -1;  // -1 free, else 0/1/2 while X/Y/Z is held
-  bool dragSubtree_ = false;
+  bool dragSubtree_ = true;                                  // children follow (Shift: the joint alone)
+  std::vector<std::shared_ptr<const TriangleTree>> dragTrees_;  // the visible meshes, for Ctrl-snapping
 
   // Pose tool
   std::map<std::string, Quat> pose_;  // by joint name

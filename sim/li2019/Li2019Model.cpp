@@ -148,13 +148,17 @@ std::shared_ptr<const Li2019Model> buildLi2019Model(const Input& in, const Model
       throw InputError("li2019", label + " connects bones " + std::to_string(j.parentBone) + " and " +
                                      std::to_string(j.childBone) + ", but there are " + std::to_string(boneCount));
     if (j.parentBone == j.childBone) throw InputError("li2019", label + " connects bone '" + in.bones[size_t(j.parentBone)] + "' to itself");
+    // A joint belongs between its bones: within reach of each, measured by
+    // the larger of the two (a short root bone of 2 cm hangs its 7 cm-away
+    // pelvis joint on a lever, which a rigid body holds exactly).
+    const double reach = std::max(m->bones[size_t(j.parentBone)].size, m->bones[size_t(j.childBone)].size);
     for (int32_t k : {j.parentBone, j.childBone}) {
       const Bone& b = m->bones[size_t(k)];
       double nearest = std::numeric_limits<double>::infinity();
       for (int32_t i : b.nodes) nearest = std::min(nearest, (mesh.nodes[size_t(i)] - j.position).norm());
-      if (nearest > b.size)
+      if (nearest > reach)
         throw InputError("li2019", label + " does not touch bone '" + b.name + "': it lies " + std::to_string(nearest) +
-                                       " m from the bone's nearest node (bone size " + std::to_string(b.size) + " m)");
+                                       " m from the bone's nearest node (bone sizes up to " + std::to_string(reach) + " m)");
     }
     Joint joint;
     joint.name = j.name;

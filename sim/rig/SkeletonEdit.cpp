@@ -88,14 +88,51 @@ int32_t addJoint(Skeleton& s, int32_t parent, const std::string& name, const Vec
   return int32_t(s.size() - 1);
 }
 
+namespace {
+
+// Refits a bone shape (joint-local) whose bone ran from the joint to `from`
+// and now runs to `to` (both joint-local): stretched along the bone by the
+// change of length and turned onto the new direction; radii stay.
+void refitBone(BoneShape& b, const Vec3& from, const Vec3& to) {
+  if (b.kind == BoneShapeKind::None || from.norm() < 1e-9 || to.norm() < 1e-9) return;
+  const Vec3 u = from.normalized();
+  const double k = to.norm() / from.norm();
+  const Quat turn = Quat::FromTwoVectors(from, to);
+  auto map = [&](const Vec3& p) { return Vec3(turn * (p + (k - 1.0) * p.dot(u) * u)); };
+  if (b.kind == BoneShapeKind::Capsule) {
+    b.start = map(b.start);
+    b.end = map(b.end);
+  } else {
+    b.center = map(b.center);
+    int axis = 0;  // the box axis most in line with the bone grows with it
+    (b.orientation.toRotationMatrix().transpose() * u).cwiseAbs().maxCoeff(&axis);
+    b.halfExtents[axis] *= k;
+    b.orientation = (turn * b.orientation).normalized();
+  }
+}
+
+}  // namespace
+
 void moveJoint(Skeleton& s, int32_t j, const Vec3& world, bool withSubtree) {
   const std::vector<Transform> before = s.worldRest();
+  const int32_t parent = s.joints[size_t(j)].parent;
+  const int32_t parentChain = parent >= 0 ? chainChild(s, parent) : -1;
+  const int32_t chain = chainChild(s, j);
   Transform w = before[size_t(j)];
   w.translation = world;
   setWorld(s, j, w);
-  if (withSubtree) return;  // children are stored relative to j: they follow
+  // Bone shapes follow: the parent's bone, when it ends at j, reaches j's new place...
+  if (parentChain == j) {
+    const Transform up = before[size_t(parent)].inverse();
+    refitBone(s.joints[size_t(parent)].bone, up.apply(before[size_t(j)].translation), up.apply(world));
+  }
+  if (withSubtree) return;  // children are stored relative to j: they follow, bones and all
   for (size_t c = 0; c < s.size(); ++c)
     if (s.joints[c].parent == j) s.joints[c].restLocal = w.inverse() * before[c];
+  // ... and j's own bone still ends at its child, which stayed.
+  if (chain >= 0)
+    refitBone(s.joints[size_t(j)].bone, before[size_t(j)].inverse().apply(before[size_t(chain)].translation),
+              w.inverse().apply(before[size_t(chain)].translation));
 }
 
 std::vector<int32_t> reparentJoint(Skeleton& s, int32_t j, int32_t newParent) {

@@ -24,7 +24,9 @@ std::string uniqueJointName(const Skeleton& skeleton, const std::string& base);
 int32_t addJoint(Skeleton& skeleton, int32_t parent, const std::string& name, const Vec3& world);
 
 // Moves joint j to `world`. Children keep their world positions unless
-// `withSubtree`, which moves the whole subtree rigidly with it.
+// `withSubtree`, which moves the whole subtree rigidly with it. Bone shapes
+// follow: the parent's bone (when it ends at j) and j's own bone (when its
+// child stays) are stretched and turned to span their joints again.
 void moveJoint(Skeleton& skeleton, int32_t j, const Vec3& world, bool withSubtree = false);
 
 // Makes `newParent` (-1: root) the parent of j, keeping j's world transform.

@@ -81,6 +81,47 @@ TEST(Camera, PitchIsClampedAndDollyStaysPositive) {
   EXPECT_GT(cam.distance, 0);
 }
 
+// Front, side and top views: parallel projection along the axis, rays that
+// invert the projection, the same size at the target as in perspective;
+// orbiting returns to perspective.
+TEST(Camera, AxisViewsAreOrthographicAlongTheirAxis) {
+  Camera cam;
+  cam.target = Vec3(0.1, 0.9, 0.0);
+  cam.distance = 3.0;
+  const int w = 800, h = 600;
+  const std::pair<Camera::Axis, Vec3> views[] = {{Camera::Axis::Front, Vec3(0, 0, -1)},
+                                                 {Camera::Axis::Side, Vec3(-1, 0, 0)},
+                                                 {Camera::Axis::Top, Vec3(0, -1, 0)}};
+  for (const auto& [axis, forward] : views) {
+    cam.lookAlong(axis);
+    EXPECT_TRUE(cam.orthographic);
+    EXPECT_GT(cam.forward().dot(forward), 0.9998);
+    // Two points one behind the other along the view project to one pixel.
+    double x1, y1, x2, y2;
+    const Vec3 p(0.3, 1.2, -0.1);
+    ASSERT_TRUE(cam.project(p, w, h, &x1, &y1));
+    ASSERT_TRUE(cam.project(p + 0.5 * cam.forward(), w, h, &x2, &y2));
+    EXPECT_NEAR(x1, x2, 1e-3);
+    EXPECT_NEAR(y1, y2, 1e-3);
+    const Ray r = cam.rayThrough(x1, y1, w, h);
+    const Vec3 d = p - r.origin;
+    EXPECT_LT((d - d.dot(r.direction) * r.direction).norm(), 1e-4);
+    EXPECT_LT((r.direction - cam.forward()).norm(), 1e-12);
+  }
+  // A point at the target's depth sits where perspective puts it.
+  cam.lookAlong(Camera::Axis::Front);
+  const Vec3 q = cam.target + 0.4 * cam.up() + 0.2 * cam.right();
+  double xo, yo, xp, yp;
+  ASSERT_TRUE(cam.project(q, w, h, &xo, &yo));
+  cam.orthographic = false;
+  ASSERT_TRUE(cam.project(q, w, h, &xp, &yp));
+  EXPECT_NEAR(xo, xp, 0.5);
+  EXPECT_NEAR(yo, yp, 0.5);
+  cam.lookAlong(Camera::Axis::Side);
+  cam.orbit(0.1, 0.0);
+  EXPECT_FALSE(cam.orthographic);
+}
+
 TEST(Navigation, MayaAndBlenderMappings) {
   const Modifiers none, alt{true, false, false}, shift{false, true, false}, ctrl{false, false, true};
   EXPECT_EQ(navigationFor(MouseButton::Left, alt), NavAction::Orbit);

@@ -70,8 +70,10 @@ TEST(CliJourney, BareMeshWithTheSkeletonOfAClip) {
 }
 
 // The example exported as a production FBX (Z-up, centimetres, 64 joints,
-// five meshes) through import --merge, rig, optimize on the standing start of
-// 01_01's turn (8.0-8.3 s) and a replay that stays up.
+// five meshes) through import (the three body parts join; the eyes follow),
+// rig (with Li 2019's conforming mesh), optimize on the standing start of
+// 01_01's turn (8.0-8.3 s) and a replay that stays up; then the other three
+// solvers, VIPER on a muscle added between two of the file's bones.
 TEST(CliJourney, ProductionFbxImportsRigsAndStandsUnderAController) {
   const TempDir dir;
   {
@@ -83,9 +85,11 @@ TEST(CliJourney, ProductionFbxImportsRigsAndStandsUnderAController) {
     e.unitsPerMetre = 100;
     exportSkinnedCharacter(c.skeleton, c.parts, dir.file("character.fbx"), e);
   }
-  const ProcessResult imported = cli(dir, {"import", dir.file("character.fbx"), "--merge", "-o", dir.file("c.sinew")});
+  const ProcessResult imported = cli(dir, {"import", dir.file("character.fbx"), "-o", dir.file("c.sinew")});
   ASSERT_EQ(imported.exitCode, 0) << imported.err;
-  const ProcessResult rig = cli(dir, {"rig", dir.file("c.sinew"), "-o", dir.file("c.sinew")});
+  EXPECT_NE(imported.err.find("joined as one mesh 'character'"), std::string::npos) << imported.err;
+  EXPECT_EQ(loadProject(dir.file("c.sinew")).meshes.size(), 3u);  // the body and two eyes
+  const ProcessResult rig = cli(dir, {"rig", dir.file("c.sinew"), "--regions", "-o", dir.file("c.sinew")});
   ASSERT_EQ(rig.exitCode, 0) << rig.err;
   EXPECT_NE(rig.out.find("19 of 51 joints carry volume"), std::string::npos) << rig.out;
   const ProcessResult opt = cli(dir, {"optimize", dir.file("c.sinew"), "--clip", model("BVH/01_01.bvh"), "--start", "8",
@@ -95,6 +99,18 @@ TEST(CliJourney, ProductionFbxImportsRigsAndStandsUnderAController) {
   const ProcessResult sim = cli(dir, {"simulate", dir.file("c.sinew"), "--controller", "01_01 8-8.3 s", "--seconds", "0.28"});
   ASSERT_EQ(sim.exitCode, 0) << sim.err;
   EXPECT_NE(sim.out.find("stayed up"), std::string::npos) << sim.out;
+
+  for (const char* solver : {"li2019", "sheth2015"}) {
+    const ProcessResult other = cli(dir, {"simulate", dir.file("c.sinew"), "--solver", solver, "--seconds", "0.5"});
+    EXPECT_EQ(other.exitCode, 0) << solver << ": " << other.err;
+    EXPECT_NE(other.out.find("simulated 0.5 s"), std::string::npos) << other.out;
+  }
+  const ProcessResult muscle = cli(dir, {"add-muscle", dir.file("c.sinew"), "--name", "biceps", "--origin", "LeftArm",
+                                         "--insertion", "LeftForeArm", "--viperize"});
+  ASSERT_EQ(muscle.exitCode, 0) << muscle.err;
+  const ProcessResult viper = cli(dir, {"simulate", dir.file("c.sinew"), "--solver", "viper", "--seconds", "1"});
+  EXPECT_EQ(viper.exitCode, 0) << viper.err;
+  EXPECT_NE(viper.out.find("simulated 1 s"), std::string::npos) << viper.out;
 }
 
 }  // namespace

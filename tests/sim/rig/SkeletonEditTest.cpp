@@ -164,5 +164,35 @@ TEST(Skinning, RestPoseIsIdentityAndRigidBindingFollowsTheBone) {
   EXPECT_GT(checked, 50);
 }
 
+// Bone shapes follow a dragged joint: the arm's capsule still runs from the
+// shoulder end to the moved elbow, the forearm's from the elbow to the hand
+// that stayed; with the subtree, the forearm's bone moves rigidly.
+TEST(SkeletonEdit, BoneShapesFollowAMovedJoint) {
+  Skeleton s = humanoid();
+  const int32_t arm = s.find("LeftArm"), fore = s.find("LeftForeArm"), hand = s.find("LeftHand");
+  s.joints[size_t(arm)].bone = BoneShape::capsule(Vec3::Zero(), s.joints[size_t(fore)].restLocal.translation, 0.03);
+  s.joints[size_t(fore)].bone = BoneShape::capsule(Vec3::Zero(), s.joints[size_t(hand)].restLocal.translation, 0.025);
+  auto capsuleWorld = [](const Skeleton& k, int32_t j) {
+    const Transform w = k.worldRest()[size_t(j)];
+    return std::pair{w.apply(k.joints[size_t(j)].bone.start), w.apply(k.joints[size_t(j)].bone.end)};
+  };
+  const Vec3 handAt = s.restPositions()[size_t(hand)];
+  const Vec3 elbow = s.restPositions()[size_t(fore)] + Vec3(0.0, 0.05, -0.03);
+  moveJoint(s, fore, elbow);
+  auto [a0, a1] = capsuleWorld(s, arm);
+  expectNear(a0, s.restPositions()[size_t(arm)]);
+  expectNear(a1, elbow);
+  auto [f0, f1] = capsuleWorld(s, fore);
+  expectNear(f0, elbow);
+  expectNear(f1, handAt);
+  EXPECT_DOUBLE_EQ(s.joints[size_t(fore)].bone.radius, 0.025);
+  moveJoint(s, fore, elbow + Vec3(0.1, 0, 0), true);
+  auto [g0, g1] = capsuleWorld(s, fore);
+  expectNear(g0, elbow + Vec3(0.1, 0, 0));
+  expectNear(g1, handAt + Vec3(0.1, 0, 0));
+  auto [b0, b1] = capsuleWorld(s, arm);
+  expectNear(b1, elbow + Vec3(0.1, 0, 0));
+}
+
 }  // namespace
 }  // namespace sinew
