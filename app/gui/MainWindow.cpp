@@ -189,6 +189,8 @@ MainWindow::~MainWindow() {
 
 void MainWindow::buildActions() {
   actNew = makeAction(this, "New", tr("&New"), QKeySequence::New);
+  actNewCharacter = makeAction(this, "NewCharacter", tr("New &Character..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
+  actNewCharacter->setToolTip(tr("A character file to a simulation: import, place joints if it has none, rig, simulate"));
   actOpen = makeAction(this, "Open", tr("&Open..."), QKeySequence::Open);
   actSave = makeAction(this, "Save", tr("&Save"), QKeySequence::Save);
   actSaveAs = makeAction(this, "SaveAs", tr("Save &As..."), QKeySequence::SaveAs);
@@ -222,6 +224,16 @@ void MainWindow::buildActions() {
     const bool meshes = std::any_of(files.begin(), files.end(), [](const QString& f) { return !f.endsWith(".bvh", Qt::CaseInsensitive); });
     if (meshes && !askImportOptions(this)) return;
     importFiles(files);
+  });
+  newCharacter_ = new NewCharacterFlow(this);
+  connect(actNewCharacter, &QAction::triggered, this, [this] {
+    if (!maybeSave()) return;
+    const QString file = QFileDialog::getOpenFileName(
+        this, tr("New Character from a File"), QSettings().value("paths/import").toString(),
+        filterFor(importExtensions(), tr("Characters (meshes, rigged or bare)")) + ";;" + tr("All files (*)"));
+    if (file.isEmpty() || !askImportOptions(this)) return;
+    QSettings().setValue("paths/import", QFileInfo(file).absolutePath());
+    newCharacter_->start(file);
   });
   connect(actExport, &QAction::triggered, this, &MainWindow::exportSelection);
   connect(actQuit, &QAction::triggered, this, &QWidget::close);
@@ -333,6 +345,7 @@ void MainWindow::buildActions() {
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(actNew);
+  file->addAction(actNewCharacter);
   file->addAction(actOpen);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   recentMenu_->setObjectName("menuRecent");
@@ -849,13 +862,17 @@ bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& titl
   const ObjectId mesh = rig_->targetMesh();
   auto result = std::make_shared<RigBuildResult>();
   auto regionProblem = std::make_shared<std::optional<RegionCheck>>();
+  auto joints = std::make_shared<QStringList>();
   return tasks_->run(
       title,
-      [snapshot, mesh, options, result, regionProblem](const Progress& progress) {
+      [snapshot, mesh, options, result, regionProblem, joints](const Progress& progress) {
         try {
           *result = sinew::buildRig(snapshot, mesh, options, progress);
         } catch (const RegionMeshError& e) {
           *regionProblem = e.check();  // to highlight where the surface is unfit
+          throw;
+        } catch (const JointsError& e) {
+          for (const std::string& j : e.joints()) *joints << QString::fromStdString(j);  // to mark them
           throw;
         }
       },
@@ -893,9 +910,13 @@ bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& titl
         statusBar()->showMessage(tr("%1: done").arg(title), 4000);
         if (rep.cage && rep.weights) QTimer::singleShot(0, this, [this] { findStableStep(); });
       },
-      [this, title, mesh, options, regionProblem](const QString& message, bool cancelled) {
+      [this, title, mesh, options, regionProblem, joints](const QString& message, bool cancelled) {
         if (cancelled) return log_.info(tr("%1: cancelled; nothing changed").arg(title));
         log_.error(message);
+        if (!joints->isEmpty()) {
+          rig_->flagJoints(*joints);
+          log_.warning(tr("Joints concerned, marked red in the view (the first selected): %1").arg(joints->join(", ")));
+        }
         if (*regionProblem) {
           // Show where the exterior is unfit, and offer the cage, which takes any surface.
           const std::vector<int32_t> where = (*regionProblem)->exteriorProblemTriangles();

@@ -9,6 +9,7 @@
 #include "Log.h"
 #include "MusclePanel.h"
 #include "MusclePaintController.h"
+#include "NewCharacterFlow.h"
 #include "Panels.h"
 #include "Recovery.h"
 #include "PaintController.h"
@@ -69,6 +70,7 @@ class MainWindow : public QMainWindow {
   SimulationController* simulation() { return sim_; }
   SimulatePanel* simulatePanel() { return simPanel_; }
   ControllerPanel* controllerPanel() { return ctlPanel_; }
+  NewCharacterFlow* newCharacterFlow() { return newCharacter_; }
   // Selects a joint of the skeleton (empty: none): properties, outliner, viewport.
   void selectJoint(const QString& name);
   // Replaces the skeleton by the one in a file (FBX/glTF/Collada armature or
@@ -149,6 +151,7 @@ class MainWindow : public QMainWindow {
   SimulationController* sim_ = nullptr;
   SimulatePanel* simPanel_ = nullptr;
   ControllerPanel* ctlPanel_ = nullptr;
+  NewCharacterFlow* newCharacter_ = nullptr;
   void buildVolumePanel();
 
  public:
@@ -168,7 +171,7 @@ class MainWindow : public QMainWindow {
 
  public:
   // Actions, named for tests and scripting (objectName "action<Name>").
-  QAction *actNew, *actOpen, *actSave, *actSaveAs, *actImport, *actExport, *actQuit;
+  QAction *actNew, *actNewCharacter, *actOpen, *actSave, *actSaveAs, *actImport, *actExport, *actQuit;
   QAction *actUndo, *actRedo, *actRename, *actDelete, *actValidate, *actScale, *actGround;
   QAction *actShaded, *actWireframe, *actXray, *actGrid, *actAxes, *actSkeleton, *actProblems;
   QAction *actFrameSelected, *actFrameAll;

@@ -32,12 +32,14 @@ RigController::RigController(Document* doc, ViewportWidget* view, Log* log, QObj
   view_->setInteraction(this);
   connect(doc_, &Document::structureChanged, this, [this] {
     invalidatePose();
+    flagged_.clear();
     const Skeleton* s = skeleton();
     if (!selectedJoint_.isEmpty() && (!s || s->find(selectedJoint_.toStdString()) < 0)) selectJoint({});
   });
   connect(doc_, &Document::objectChanged, this, [this](ObjectId id) {
     if (doc_->project().skeleton && doc_->project().skeleton->id == id) {
       invalidatePose();
+      flagged_.clear();
       const Skeleton* s = skeleton();
       if (!selectedJoint_.isEmpty() && s->find(selectedJoint_.toStdString()) < 0) selectJoint({});
     }
@@ -239,6 +241,13 @@ void RigController::rotateBy(const QPoint& from, const QPoint& to) {
 
 void RigController::pushSkeleton(Skeleton edited, const QString& text, int dragSerial) {
   doc_->undoStack()->push(new SkeletonEditCommand(doc_, std::move(edited), text, dragSerial));
+}
+
+void RigController::flagJoints(const QStringList& names) {
+  flagged_ = names;
+  if (!names.isEmpty()) selectJoint(names.front());
+  ++displayVersion_;
+  view_->update();
 }
 
 render::Ray RigController::rayAt(const QPoint& p) const {
@@ -559,6 +568,20 @@ void RigController::decorate(render::FrameScene& scene) {
           lines.add(shape.positions[size_t(t[k])].cast<float>(), shape.positions[size_t(t[(k + 1) % 3])].cast<float>(),
                     Vec3f(0.55f, 0.8f, 1.0f));
     scene.lines.push_back(std::move(lines));
+  }
+
+  // Joints a failed step named (rig/Cage's JointsError): red rings, until the skeleton changes.
+  if (s && !flagged_.empty()) {
+    const std::vector<Transform> w = jointPose() ? *jointPose() : s->worldRest();
+    render::PointItem marks;
+    marks.onTop = true;
+    marks.size = 14.0f;
+    for (const QString& name : flagged_)
+      if (const int32_t j = s->find(name.toStdString()); j >= 0) {
+        marks.positions.push_back(w[size_t(j)].translation.cast<float>());
+        marks.colors.push_back(Vec3f(1.0f, 0.2f, 0.15f));
+      }
+    scene.points.push_back(std::move(marks));
   }
 
   // Pose gizmo: three rings about the selected joint's axes.

@@ -54,6 +54,10 @@ class RigController : public QObject, public ViewportInteraction {
   void setVolumeView(const VolumeView& v);
 
   // Skeleton operations on the current selection (each one undo step).
+  // Joints a failed step named (e.g. bones without fixed nodes), marked red
+  // in the viewport until the skeleton is edited; the first is selected.
+  void flagJoints(const QStringList& names);
+  const QStringList& flaggedJoints() const { return flagged_; }
   bool deleteSelectedJoint();
   bool insertJointInBone();
   void mirror(int fromSide);
@@ -122,6 +126,7 @@ class RigController : public QObject, public ViewportInteraction {
   bool dragging_ = false;
   Vec3 dragPlanePoint_, dragPlaneNormal_, dragStart_, dragGrab_;
   int axisLock_ = -1;  // -1 free, else 0/1/2 while X/Y/Z is held
+  QStringList flagged_;
   bool dragSubtree_ = true;                                  // children follow (Shift: the joint alone)
   std::vector<std::shared_ptr<const TriangleTree>> dragTrees_;  // the visible meshes, for Ctrl-snapping
 
