@@ -116,6 +116,48 @@ TEST_F(RigTest, DraggingAJointIsOneUndoStepAndAxisLockWorks) {
   EXPECT_GT(locked.y(), hand.y() + 0.02);
 }
 
+// The children follow a dragged joint, and so does its bone shape; Shift
+// moves the joint alone; Ctrl snaps it into the middle of the limb. In the
+// orthographic side view a drag moves the joint in depth.
+TEST_F(RigTest, ChildrenAndBonesFollowADraggedJointAndCtrlSnapsToTheLimb) {
+  window->actToolMove->trigger();
+  const Vec3 hand = joint("LeftHand"), elbow = joint("LeftForeArm");
+  drag(projected(elbow), projected(elbow) + QPoint(0, -30));
+  const Vec3 moved = joint("LeftForeArm");
+  EXPECT_GT(moved.y(), elbow.y() + 0.02);
+  EXPECT_LT(((joint("LeftHand") - hand) - (moved - elbow)).norm(), 1e-9) << "the hand came along";
+  // The arm's bone shape reaches the elbow's new place.
+  const Skeleton& s = skeleton();
+  const int32_t arm = s.find("LeftArm");
+  const BoneShape& bone = s.joints[size_t(arm)].bone;
+  ASSERT_EQ(bone.kind, BoneShapeKind::Capsule);
+  const Transform armWorld = s.worldRest()[size_t(arm)];
+  const Vec3 end = armWorld.apply(bone.end), start = armWorld.apply(bone.start);
+  EXPECT_LT(((end - start).normalized() - (moved - joint("LeftArm")).normalized()).norm(), 0.05);
+  window->actUndo->trigger();
+  // Shift: the hand stays.
+  drag(projected(elbow), projected(elbow) + QPoint(0, -30), Qt::ShiftModifier);
+  EXPECT_GT(joint("LeftForeArm").y(), elbow.y() + 0.02);
+  EXPECT_LT((joint("LeftHand") - hand).norm(), 1e-9);
+  window->actUndo->trigger();
+  // Ctrl: dragged to a point of the forearm's surface in the front view, the
+  // joint lands in the middle of the limb (z about 0), not on its skin.
+  const Vec3 mid = 0.5 * (elbow + hand);
+  drag(projected(elbow), projected(mid), Qt::ControlModifier);
+  EXPECT_NEAR(joint("LeftForeArm").z(), mid.z(), 0.02);
+  EXPECT_NEAR(joint("LeftForeArm").x(), mid.x(), 0.02);
+  window->actUndo->trigger();
+  // The side view: looking along -x, a horizontal drag moves the head in z
+  // (the elbows hide each other there).
+  window->findChild<QAction*>("actionSideView")->trigger();
+  EXPECT_TRUE(view()->camera().orthographic);
+  const Vec3 head = joint("Head");
+  drag(projected(head), projected(head) + QPoint(25, 0));
+  EXPECT_GT(std::abs(joint("Head").z() - head.z()), 0.02);
+  EXPECT_NEAR(joint("Head").x(), head.x(), 1e-9);
+  window->actUndo->trigger();
+}
+
 TEST_F(RigTest, PosingBendsTheElbowAndTheSkinFollows) {
   const QImage rest = rendered();
   window->selectJoint("LeftForeArm");
