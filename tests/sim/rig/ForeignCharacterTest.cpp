@@ -15,7 +15,11 @@
 #include "liu2013/Liu2013.h"
 #include "rig/Followers.h"
 #include "rig/RigBuild.h"
+#include "rig/AutoJoints.h"
 #include "sheth2015/Sheth2015Simulation.h"
+#include "viper/ViperSimulation.h"
+#include "viper/Viperize.h"
+#include "CharacterFiles.h"
 
 namespace sinew {
 namespace {
@@ -99,6 +103,26 @@ Project importCharacter(const std::string& path) {
   return ::testing::AssertionSuccess();
 }
 
+// VIPER on a muscle added between two of the character's bones (a spindle
+// painted at its ends, viperized), `seconds` of its rods with the skeleton.
+::testing::AssertionResult viperRuns(Project p, const std::string& origin, const std::string& insertion, double seconds) {
+  try {
+    viper::AddMuscleOptions m;
+    m.name = "biceps";
+    m.originBone = origin;
+    m.insertionBone = insertion;
+    viper::addMuscle(p, m);
+    viper::viperizeBody(p, "biceps", {});
+    viper::ViperSimulation sim(p);
+    while (sim.time() < seconds) sim.step();
+    for (const Transform& x : sim.jointPoses())
+      if (!x.translation.allFinite()) return ::testing::AssertionFailure() << "viper: a joint left the finite numbers";
+  } catch (const std::exception& e) {
+    return ::testing::AssertionFailure() << "viper: " << e.what();
+  }
+  return ::testing::AssertionSuccess();
+}
+
 struct Rigged {
   Project project;
   RigBuildResult result;
@@ -137,7 +161,8 @@ TEST(ForeignCharacter, EpilepticRigsStandsOnTheGroundAndSimulates) {
   EXPECT_TRUE(liuRuns(p, 2.0)) << "at " << p.simulation.timeStep.value_or(0.0005) * 1000 << " ms";
   EXPECT_TRUE(shethRuns(p, 2.0));
   // Its 2 cm root bone holds the pelvis joint 7 cm away on a lever.
-  EXPECT_TRUE(li2019Runs(p, 1.0));
+  EXPECT_TRUE(li2019Runs(p, 2.0));
+  EXPECT_TRUE(viperRuns(p, "B_UpperArm_Left", "B_ForeArm_Left", 2.0));
 }
 
 TEST(ForeignCharacter, TwoChainTubeRigsUnderOneRootAndSimulates) {
@@ -172,7 +197,23 @@ TEST(ForeignCharacter, ProductionExportOfTheExampleRigsAndRunsEverySolver) {
   EXPECT_EQ(simulated, 19u);
   EXPECT_TRUE(liuRuns(p, 2.0));
   EXPECT_TRUE(shethRuns(p, 2.0));
-  EXPECT_TRUE(li2019Runs(p, 1.0));
+  EXPECT_TRUE(li2019Runs(p, 2.0));
+  EXPECT_TRUE(viperRuns(p, "LeftArm", "LeftForeArm", 2.0));
+}
+
+// A bare A-pose mesh (no skeleton) with automatic joints, through the same
+// route and every solver.
+TEST(ForeignCharacter, BareAPoseWithAutomaticJointsRunsEverySolver) {
+  test::TempDir dir;
+  Project p = importCharacter(test::writeBareAPose(dir.file("bare.obj"), 0.04));
+  ASSERT_EQ(p.meshes.size(), 1u);
+  ASSERT_FALSE(p.skeleton);
+  p.skeleton = SkeletonObject{p.allocateId(), "auto", autoPlaceJoints(p.meshes[0].mesh)};
+  const Rigged r = rigAndChooseStep(std::move(p), /*regions=*/true);
+  EXPECT_TRUE(liuRuns(r.project, 2.0));
+  EXPECT_TRUE(shethRuns(r.project, 2.0));
+  EXPECT_TRUE(li2019Runs(r.project, 2.0));
+  EXPECT_TRUE(viperRuns(r.project, "LeftArm", "LeftForeArm", 2.0));
 }
 
 }  // namespace
