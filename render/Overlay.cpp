@@ -105,18 +105,22 @@ bool Overlay::draw(int width, int height, double dt, const HudInfo& hud, const C
                                  ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove;
 
   // HUD: frame rate and counts, top left.
+  ImVec2 hudEnd(8, 8);  // its bottom-right corner
   ImGui::SetNextWindowPos(ImVec2(8, 8));
   if (ImGui::Begin("##hud", nullptr, fixed)) {
     ImGui::Text("%.1f fps  %.2f ms", hud.fps, hud.frameMs);
     ImGui::Text("%zu triangles  %zu vertices", hud.triangles, hud.vertices);
     if (!hud.timeline.empty()) ImGui::TextUnformatted(hud.timeline.c_str());
     if (!hud.renderer.empty()) ImGui::TextDisabled("%s", hud.renderer.c_str());
+    hudEnd = ImVec2(ImGui::GetWindowPos().x + ImGui::GetWindowSize().x, ImGui::GetWindowPos().y + ImGui::GetWindowSize().y);
     measure();
   }
   ImGui::End();
 
-  // Display widgets, top right.
-  ImGui::SetNextWindowPos(ImVec2(float(width) - 8, 8), ImGuiCond_Always, ImVec2(1, 0));
+  // Display widgets, top right; below the HUD where the view is too narrow for both side by side.
+  const bool narrow = hudEnd.x + displayWidth_ + 16 > float(width);
+  ImGui::SetNextWindowPos(narrow ? ImVec2(8, hudEnd.y + 6) : ImVec2(float(width) - 8, 8), ImGuiCond_Always,
+                          narrow ? ImVec2(0, 0) : ImVec2(1, 0));
   if (ImGui::Begin("##display", nullptr, fixed)) {
     int mode = static_cast<int>(settings.mode);
     changed |= ImGui::RadioButton("Shaded", &mode, 0);
@@ -136,6 +140,7 @@ bool Overlay::draw(int width, int height, double dt, const HudInfo& hud, const C
     ImGui::SameLine();
     changed |= ImGui::Checkbox("Problems", &settings.problems);
     record("Problems");
+    displayWidth_ = ImGui::GetWindowSize().x;
     measure();
   }
   ImGui::End();

@@ -64,6 +64,7 @@ class Overlay {
   float framebufferScale_ = 1.0f;
   bool wantsAnotherFrame_ = false;
   float layoutHash_ = 0.0f;  // sum of the HUD windows' sizes last frame
+  float displayWidth_ = 260.0f;  // of the display widgets' window last frame
   std::map<std::string, std::array<float, 4>> widgetRects_;
 };
 

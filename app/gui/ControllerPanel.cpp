@@ -295,7 +295,26 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   });
   connect(session_, &OptimizerSession::finished, this, &ControllerPanel::onFinished);
   connect(doc_, &Document::structureChanged, this, &ControllerPanel::refresh);
+  // New or Open: a running search is stopped (its result dropped), the progress and the plot start empty.
+  connect(doc_, &Document::projectReplaced, this, [this] {
+    if (session_->running()) {
+      forOtherProject_ = true;
+      session_->stop();
+    }
+    costSeries_->clear();
+    axisX_->setRange(0, 1);
+    axisY_->setRange(0, 1);
+    samplesPerSecond_ = 0;
+    windowsTotal_ = 0;
+    progress_->setRange(0, 1);
+    progress_->setValue(0);
+    status_->setText(tr("Ready"));
+  });
   refresh();
+}
+
+QString ControllerPanel::segmentName(const std::string& clip, double start, double end) {
+  return QString("%1 %2-%3 s").arg(QString::fromStdString(clip)).arg(start, 0, 'g', 3).arg(end, 0, 'g', 3);
 }
 
 void ControllerPanel::refresh() {
@@ -387,7 +406,8 @@ void ControllerPanel::startSearch() {
     return;
   }
   QString name = name_->text().trimmed();
-  if (name.isEmpty()) name = QString("%1 %2-%3 s").arg(QString::fromStdString(s.clip)).arg(s.start, 0, 'g', 3).arg(s.end, 0, 'g', 3);
+  autoNamed_ = name.isEmpty();
+  if (autoNamed_) name = segmentName(s.clip, s.start, s.end);
   costSeries_->clear();
   axisX_->setRange(0, 1);
   axisY_->setRange(0, 1);
@@ -435,6 +455,17 @@ void ControllerPanel::onWindow(int window, double cost, double samplesPerSecond,
 
 void ControllerPanel::onFinished(const QString& stopped) {
   std::optional<ControllerObject> best = session_->best();
+  if (best && forOtherProject_) {
+    // Searched for the project that was open when it started: not this one's.
+    log_->warning(tr("Controller: the search for the previous project ended; its result was dropped"));
+    best.reset();
+  }
+  forOtherProject_ = false;
+  if (best && !stopped.isEmpty() && best->duration() < best->end - best->start - 1e-9) {
+    // A stopped search covers only the windows done: its segment and (generated) name say so.
+    best->end = best->start + best->duration();
+    if (autoNamed_) best->name = segmentName(best->sourceClip, best->start, best->end).toStdString();
+  }
   if (best) {
     // Into the project (undoable), replacing a controller of the same name.
     Project p = doc_->project();

@@ -62,6 +62,9 @@ class ControllerPanel : public QWidget {
   Document* doc_;
   SimulationController* sim_;
   Log* log_;
+  bool autoNamed_ = false;        // the running search's name was generated from its segment
+  bool forOtherProject_ = false;  // the project was replaced while it ran
+  static QString segmentName(const std::string& clip, double start, double end);
   OptimizerSession* session_;
   TaskRunner* fitter_;
   QComboBox* clip_;

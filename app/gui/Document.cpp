@@ -24,6 +24,7 @@ void Document::reset(Project project, const QString& path, bool modified) {
   for (const RodBodyObject& b : project_.rodBodies) revisions_[b.id] = nextRevision_++;
   path_ = path;
   forcedDirty_ = modified;
+  emit projectReplaced();
   emit structureChanged();
   emit pathChanged();
   emit modifiedChanged(isModified());

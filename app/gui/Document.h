@@ -55,6 +55,7 @@ class Document : public QObject {
   void setHighlight(ObjectId id, std::vector<int32_t> triangles);
 
  signals:
+  void projectReplaced();            // New, Open, recovery: everything tied to the old project goes (then structureChanged)
   void structureChanged();           // objects added or removed, or the whole project replaced
   void objectChanged(sinew::ObjectId id);  // name, properties or geometry of one object
   void settingsChanged();            // project-wide settings (the simulation's materials)

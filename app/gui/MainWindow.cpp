@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "WheelGuard.h"
+
 #include "Commands.h"
 #include "io/AnimationExport.h"
 #include "io/AssimpImport.h"
@@ -117,6 +119,7 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
     : QMainWindow(parent), recoveryPolicy_(recovery) {
   setObjectName("SinewMainWindow");
   setAcceptDrops(true);
+  WheelGuard::install(this);  // values change by the wheel only in a focused box
   tasks_ = new TaskRunner(this);
   viewport_ = new ViewportWidget(&doc_, this);
   viewport_->setObjectName("viewport");
@@ -296,7 +299,8 @@ void MainWindow::buildActions() {
   actFrameSelected = makeAction(this, "FrameSelected", tr("&Frame Selected"), QKeySequence(Qt::Key_F));
   actFrameAll = makeAction(this, "FrameAll", tr("Frame &All"), QKeySequence(Qt::Key_A));
   connect(actFrameSelected, &QAction::triggered, this, [this] {
-    if (selected_) viewport_->frameObject(selected_);
+    if (!rig_->selectedJoint().isEmpty()) viewport_->frameJoint(rig_->selectedJoint());
+    else if (selected_) viewport_->frameObject(selected_);
     else viewport_->frameAll();
   });
   connect(actFrameAll, &QAction::triggered, viewport_, &ViewportWidget::frameAll);
@@ -451,11 +455,13 @@ void MainWindow::buildDocks() {
   logPanel_->setObjectName("log");
   dock(tr("Outliner"), "dockOutliner", outliner_, Qt::LeftDockWidgetArea);
   dock(tr("Properties"), "dockProperties", properties_, Qt::RightDockWidgetArea);
-  outliner_->setMinimumWidth(220);
-  properties_->setMinimumWidth(270);
+  outliner_->setMinimumWidth(170);
+  properties_->setMinimumWidth(250);
   QDockWidget* logDock = dock(tr("Log"), "dockLog", logPanel_, Qt::BottomDockWidgetArea);
   resizeDocks({logDock}, {130}, Qt::Vertical);
   connect(outliner_, &OutlinerPanel::objectSelected, this, [this](ObjectId id) { selectObject(id); });
+  connect(outliner_, &OutlinerPanel::jointSelected, this, &MainWindow::selectJoint);  // Properties and Delete follow
+  connect(&doc_, &Document::projectReplaced, this, [this] { onHovered({}); });  // no label of the old project's
   connect(outliner_, &OutlinerPanel::renameRequested, this, &MainWindow::renameObject);
   connect(outliner_, &OutlinerPanel::deleteRequested, this, &MainWindow::deleteObject);
   connect(outliner_, &OutlinerPanel::frameRequested, viewport_, &ViewportWidget::frameObject);
@@ -1097,7 +1103,8 @@ void MainWindow::buildPlaybackBar() {
   bar->setIconSize(QSize(16, 16));
   clipBox_ = new QComboBox(bar);
   clipBox_->setObjectName("clipBox");
-  clipBox_->setMinimumContentsLength(14);
+  clipBox_->setMinimumContentsLength(8);
+  clipBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   clipBox_->setToolTip(tr("Motion clip to play"));
   bar->addWidget(clipBox_);
   actRewind->setIcon(style()->standardIcon(QStyle::SP_MediaSkipBackward));
@@ -1113,9 +1120,11 @@ void MainWindow::buildPlaybackBar() {
   timeSlider_ = new QSlider(Qt::Horizontal, bar);
   timeSlider_->setObjectName("timeSlider");
   timeSlider_->setRange(0, 0);
+  timeSlider_->setMinimumWidth(80);
+  timeSlider_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
   bar->addWidget(timeSlider_);
   timeLabel_ = new QLabel(bar);
-  timeLabel_->setMinimumWidth(140);
+  timeLabel_->setMinimumWidth(90);
   bar->addWidget(timeLabel_);
   playTimer_ = new QTimer(this);
   playTimer_->setInterval(16);
@@ -1385,6 +1394,18 @@ bool MainWindow::maybeSave() {
   if (answer == QMessageBox::Cancel) return false;
   if (answer == QMessageBox::Save) return save();
   return true;
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e) {
+  QMainWindow::resizeEvent(e);
+  // The side docks take at most a fifth (left) and a third (right) of the width, down to their minimum.
+  auto* left = findChild<QDockWidget*>("dockOutliner");
+  auto* right = findChild<QDockWidget*>("dockProperties");
+  if (!left || !right || left->isFloating() || right->isFloating()) return;
+  const int w = width();
+  const int l = std::max(left->minimumSizeHint().width(), w / 5), r = std::max(right->minimumSizeHint().width(), w / 3);
+  if (left->width() > l || right->width() > r)
+    resizeDocks({left, right}, {std::min(left->width(), l), std::min(right->width(), r)}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -1,6 +1,7 @@
 #include "SimulatePanel.h"
 
 #include <QCheckBox>
+#include <QSettings>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -49,9 +50,19 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   loop_ = new QCheckBox(tr("Loop"), this);
   loop_->setObjectName("simLoop");
   loop_->setToolTip(tr("Play replays the cached frames in a loop instead of simulating further"));
+  fast_ = new QCheckBox(tr("As fast as possible"), this);
+  fast_->setObjectName("simAsFastAsPossible");
+  fast_->setToolTip(tr("Simulate as fast as the solver goes instead of in real time"));
+  fast_->setChecked(!QSettings().value("simulate/realTime", true).toBool());
+  sim_->setRealTime(!fast_->isChecked());
+  connect(fast_, &QCheckBox::toggled, this, [this](bool on) {
+    sim_->setRealTime(!on);
+    QSettings().setValue("simulate/realTime", !on);
+  });
   tl->addWidget(timeline_, 1);
   tl->addWidget(loop_);
   v->addLayout(tl);
+  v->addWidget(fast_);
 
   auto* stats = new QFormLayout;
   time_ = new QLabel(this);

@@ -63,7 +63,7 @@ class SimulatePanel : public QWidget {
   SimulationController* sim_;
   QPushButton *play_, *step_, *reset_;
   QComboBox *solver_, *drive_, *clip_, *damping_;
-  QCheckBox *gravity_, *contact_, *plasticity_, *loop_;
+  QCheckBox *gravity_, *contact_, *plasticity_, *loop_, *fast_;
   QLabel *time_, *realtime_, *msPerStep_;
   QSlider* timeline_;
   QSlider* activation_;

@@ -26,6 +26,13 @@ SimulationController::SimulationController(Document* doc, ViewportWidget* view, 
   connect(replay_, &QTimer::timeout, this, &SimulationController::replayTick);
   // A replaced project drops the simulation; an edited one outdates the model.
   connect(doc_, &Document::structureChanged, this, [this] { clear(); });
+  // A new project plays nothing of the old one: no controller, no clip.
+  connect(doc_, &Document::projectReplaced, this, [this] {
+    controller_.reset();
+    kinematicClip_.reset();
+    reference_.reset();
+    policy_.reset();
+  });
   auto outdate = [this] {
     if (frameCount() > 0 && !modelDirty_) {
       modelDirty_ = true;
@@ -65,8 +72,15 @@ liu2013::Settings SimulationController::currentSettings() const {
 }
 
 void SimulationController::setSolver(Solver kind) {
-  if (kind == solverKind_) return;
+  if (kind == solverKind_ && !controller_ && !kinematicClip_) return;
   clear();
+  // Choosing a solver ends a controller's or a clip's playback: the chosen solver runs.
+  if (controller_ || kinematicClip_)
+    log_->info(tr("Simulation: %1 ended; the Simulate panel's solver runs")
+                   .arg(controller_ ? tr("controller '%1'").arg(QString::fromStdString(controller_->name))
+                                    : tr("the clip's playback")));
+  controller_.reset();
+  kinematicClip_.reset();
   solverKind_ = kind;
   emit stateChanged();
 }
@@ -566,6 +580,14 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
     }
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     Frame f = captureFrame();
+    // Paced: a frame of simulated time takes at least as long on the wall
+    // clock (a solver faster than real time waits; Pause still answers at once).
+    if (realTime_) {
+      const auto due = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                std::chrono::duration<double>(steps * solver_->dt()));
+      for (auto now = std::chrono::steady_clock::now(); !stop_ && now < due; now = std::chrono::steady_clock::now())
+        std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(5), due - now));
+    }
     bool full = false;
     {
       std::lock_guard lock(mutex_);
@@ -906,6 +928,13 @@ void SimulationController::applyGrab(const QPoint& pos) {
   g.vertex = grabVertex_;
   g.target = ray.origin + t * ray.direction;
   grabPlanePoint_ = g.target;
+  // The spring's stiffness scales with the body's mass (the solvers'
+  // default); its stretch is capped, so a long drag pulls at most with
+  // kGrabReach of stretch (about 1.5 g with Liu 2013's 30 N/m per kg).
+  if (grabVertex_ >= 0 && size_t(grabVertex_) < shownMesh_.positions.size()) {
+    const Vec3& at = shownMesh_.positions[size_t(grabVertex_)];
+    if ((g.target - at).norm() > kGrabReach) g.target = at + kGrabReach * (g.target - at).normalized();
+  }
   if (simulating()) {
     std::lock_guard lock(mutex_);
     pendingGrab_ = g;

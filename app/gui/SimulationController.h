@@ -54,6 +54,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   Q_OBJECT
  public:
   static constexpr double kFrameTime = 1.0 / 60.0;
+  static constexpr double kGrabReach = 0.5;  // m: the longest stretch of the mouse's spring
   static constexpr int kMaxFrames = 3600;  // one minute of timeline
 
   SimulationController(Document* doc, ViewportWidget* view, Log* log, ViewportInteraction* inner,
@@ -131,6 +132,10 @@ class SimulationController : public QObject, public ViewportInteraction {
   const std::vector<Vec3>& ghostJoints() const { return shownGhost_; }
   static Vec3 ghostOffset() { return Vec3(0.9, 0, 0); }
   bool loop() const { return loop_; }
+  // Real time (default): simulated time advances no faster than the wall
+  // clock; off: as fast as the solver goes. Applies from the next frame.
+  void setRealTime(bool on) { realTime_ = on; }
+  bool realTime() const { return realTime_; }
 
   // Timeline.
   int frameCount() const;
@@ -267,6 +272,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   double workerRealtime_ = 0, workerMsPerStep_ = 0;
   std::thread worker_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> realTime_{true};
   std::atomic<bool> workerDone_{false};
 
   // Display (UI thread).

@@ -178,6 +178,25 @@ void ViewportWidget::frameObject(ObjectId id) {
   update();
 }
 
+void ViewportWidget::frameJoint(const QString& name) {
+  const Project& p = doc_->project();
+  const int32_t j = p.skeleton ? p.skeleton->skeleton.find(name.toStdString()) : -1;
+  if (j < 0) return frameAll();
+  // The joint with its bone: its parent and children.
+  const Skeleton& s = p.skeleton->skeleton;
+  const std::vector<Vec3> at = s.restPositions();
+  Aabb box;
+  box.add(at[size_t(j)]);
+  if (s.joints[size_t(j)].parent >= 0) box.add(at[size_t(s.joints[size_t(j)].parent)]);
+  for (int32_t c : s.children(j)) box.add(at[size_t(c)]);
+  const double pad = std::max(0.05, 0.15 * box.diagonal());
+  box.min -= Vec3::Constant(pad);
+  box.max += Vec3::Constant(pad);
+  camera_.frame(box);
+  camera_.target = at[size_t(j)];
+  update();
+}
+
 render::FrameScene ViewportWidget::buildScene() {
   render::FrameScene scene;
   const Project& p = doc_->project();

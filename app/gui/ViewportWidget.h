@@ -67,6 +67,7 @@ class ViewportWidget : public QOpenGLWidget {
 
   void frameAll();
   void frameObject(ObjectId id);
+  void frameJoint(const QString& name);  // the joint and its bone, centred on the joint
   void setSelection(ObjectId object, const render::PickResult& detail = {});
   // Shows clip `clip` (0: none) posed at `time` seconds.
   void setClipPose(ObjectId clip, double time);
@@ -83,6 +84,7 @@ class ViewportWidget : public QOpenGLWidget {
   // Re-render continuously (playback, benchmarks) instead of on demand.
   void setContinuous(bool on);
   void setStatusText(const QString& text);
+  const QString& statusText() const { return status_; }
   void setInteraction(ViewportInteraction* interaction) { interaction_ = interaction; }
   // Where the overlay drew a widget (logical pixels), by label; empty if it did not.
   QRectF overlayWidget(const QString& label) const;

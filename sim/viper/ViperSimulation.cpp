@@ -8,7 +8,7 @@ namespace sinew::viper {
 
 ViperInput viperInputFromProject(const Project& project, const ViperOptions& options) {
   if (project.rodBodies.empty())
-    throw InputError("viper", "the project has no rod bodies (make one: sinew-cli example octopus, or add and viperize a muscle)");
+    throw InputError("viper", "the project has no rod bodies: add a muscle between two bones and viperize it (the Rig dock's Muscles section, or sinew-cli add-muscle --viperize), or open a VIPER example (sinew-cli example octopus)");
   ViperInput in;
   const Skeleton* skeleton = project.skeleton ? &project.skeleton->skeleton : nullptr;
   const std::vector<Transform> rest = skeleton ? skeleton->worldRest() : std::vector<Transform>{};

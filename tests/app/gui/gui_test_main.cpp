@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QSettings>
 #include <QSurfaceFormat>
 
 #include <cstring>
@@ -22,6 +23,9 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName("SinewTest");
   QApplication::setOrganizationName("SinewTest");
+  // Tests wait for simulated seconds: as fast as the solvers go (the pacing
+  // test turns real time on for itself).
+  QSettings().setValue("simulate/realTime", false);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

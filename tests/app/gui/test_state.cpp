@@ -1,0 +1,231 @@
+// Nothing leaks between what the user does (issue 25's reproduced defects):
+// a played controller ends with File > New and with a solver chosen; an
+// Outliner click selects for Properties and Delete; New empties the Control
+// panel, the plots and the hover label; the wheel changes only a focused box;
+// F frames the selected joint; playback is paced to real time; the layout
+// holds at 1024x700.
+#include "GuiTestUtil.h"
+#include "MainWindow.h"
+#include "io/ProjectFile.h"
+
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+#include <chrono>
+
+using namespace sinew;
+using namespace sinew::app;
+using namespace sinew::test;
+
+namespace {
+
+class StateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    window = std::make_unique<MainWindow>(MainWindow::RecoveryPolicy::Ignore);
+    window->setInteractive(false);
+    window->resize(1400, 900);
+    window->show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(window.get()));
+  }
+  void TearDown() override {
+    window->document()->undoStack()->setClean();
+    window->close();
+    window.reset();
+  }
+  void open(const char* rel) {
+    const QString path = sourcePath(rel);
+    window->openProjectData(loadProject(path.toStdString()), path);
+  }
+  bool logHas(const QString& text) {
+    for (const LogEntry& e : window->log()->entries())
+      if (e.message.contains(text)) return true;
+    return false;
+  }
+  template <class T> T* child(const char* name) { return window->findChild<T*>(name); }
+  void chooseSolver(SimulationController::Solver kind) {
+    auto* solver = child<QComboBox>("simSolver");
+    solver->setCurrentIndex(solver->findData(int(kind)));
+  }
+  std::unique_ptr<MainWindow> window;
+};
+
+// Played once, a controller no longer overrides the solver once another is
+// chosen, nor survives File > New.
+TEST_F(StateTest, APlayedControllerEndsWithASolverChoiceAndWithNew) {
+  open("projects/humanoid/humanoid-walk.sinew");
+  SimulationController* sim = window->simulation();
+  const ControllerObject c = window->document()->project().controllers.at(0);
+  sim->setController(c, false);
+  ASSERT_TRUE(sim->controller());
+  chooseSolver(SimulationController::Solver::Li2019);
+  EXPECT_FALSE(sim->controller()) << "the chosen solver runs";
+  EXPECT_TRUE(logHas("Simulate panel's solver runs"));
+  chooseSolver(SimulationController::Solver::Liu2013);
+  sim->setController(c, false);
+  ASSERT_TRUE(sim->controller());
+  window->actNew->trigger();
+  EXPECT_FALSE(sim->controller());
+  EXPECT_FALSE(sim->playingKinematicClip());
+  // An unrelated project plays with its own solver: Li 2019 is built.
+  open("projects/humanoid/humanoid-rigged.sinew");
+  chooseSolver(SimulationController::Solver::Li2019);
+  sim->play();
+  ASSERT_TRUE(waitUntil([&] { return sim->frameCount() >= 2 || !sim->lastError().isEmpty(); }, 120000));
+  sim->pause();
+  EXPECT_TRUE(logHas("building the Li 2019 model")) << "the Li 2019 model is built";
+  EXPECT_FALSE(logHas("joint map does not match"));
+}
+
+// An Outliner click on a joint selects it for Properties and Delete, which
+// removes that joint and not the one last picked in the viewport.
+TEST_F(StateTest, AnOutlinerJointClickSelectsItForPropertiesAndDelete) {
+  open("projects/humanoid/humanoid.sinew");
+  window->selectJoint("LeftHand");  // as a viewport pick would
+  auto* tree = window->outliner();
+  QTreeWidgetItem* row = nullptr;
+  for (QTreeWidgetItemIterator it(tree); *it; ++it)
+    if ((*it)->text(0) == "RightFoot") row = *it;
+  ASSERT_NE(row, nullptr);
+  tree->scrollToItem(row);
+  QTest::mouseClick(tree->viewport(), Qt::LeftButton, Qt::NoModifier, tree->visualItemRect(row).center());
+  EXPECT_EQ(window->rig()->selectedJoint(), "RightFoot");
+  EXPECT_TRUE(window->actDelete->isEnabled());
+  bool nothing = false;
+  for (QLabel* l : window->properties()->findChildren<QLabel*>()) nothing |= l->isVisible() && l->text().contains("Nothing selected");
+  EXPECT_FALSE(nothing) << "Properties shows the joint";
+  window->actDelete->trigger();
+  const Skeleton& s = window->document()->project().skeleton->skeleton;
+  EXPECT_LT(s.find("RightFoot"), 0);
+  EXPECT_GE(s.find("LeftHand"), 0);
+}
+
+// New empties what the old project left in the panels and the viewport.
+TEST_F(StateTest, NewClearsTheControlPanelThePlotsAndTheHoverLabel) {
+  open("projects/humanoid/humanoid-rigged.sinew");
+  SimulationController* sim = window->simulation();
+  sim->play();
+  ASSERT_TRUE(waitUntil([&] { return sim->frameCount() >= 5 || !sim->lastError().isEmpty(); }, 60000));
+  sim->pause();
+  ASSERT_TRUE(waitUntil([&] { return !sim->simulating(); }));
+  EXPECT_NE(child<QLabel>("simMsPerStep")->text(), "-");
+  // A search that has shown progress.
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  ControllerPanel* panel = window->controllerPanel();
+  auto* clip = panel->findChild<QComboBox*>("ctlClip");
+  clip->setCurrentIndex(clip->findText("Walk in place"));
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(1.0);
+  panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
+  panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlRun"), Qt::LeftButton);
+  auto* series = qobject_cast<QLineSeries*>(panel->findChild<QChartView*>("ctlCostChart")->chart()->series().at(0));
+  ASSERT_TRUE(waitUntil([&] { return series->count() >= 1; }, 180000));
+  // A hover label.
+  window->viewport()->setStatusText("Michelin body: vertex 4515");
+  window->actNew->trigger();
+  ASSERT_TRUE(waitUntil([&] { return !panel->session()->running(); }, 60000));
+  QCoreApplication::processEvents();
+  EXPECT_EQ(series->count(), 0);
+  EXPECT_EQ(panel->findChild<QProgressBar*>("ctlProgress")->value(), 0);
+  EXPECT_TRUE(window->document()->project().controllers.empty()) << "the old search's result is dropped";
+  EXPECT_EQ(child<QLabel>("simMsPerStep")->text(), "-");
+  EXPECT_EQ(child<QLabel>("simRealtime")->text(), "-");
+  EXPECT_EQ(sim->frameCount(), 0);
+  EXPECT_TRUE(window->viewport()->statusText().isEmpty());
+}
+
+// The wheel over a spin box that has no focus scrolls past it.
+TEST_F(StateTest, TheWheelChangesOnlyAFocusedSpinBox) {
+  open("projects/humanoid/humanoid-rigged.sinew");
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  auto* keep = window->controllerPanel()->findChild<QSpinBox*>("ctlKeep");
+  ASSERT_NE(keep, nullptr);
+  QTest::qWait(50);
+  const int before = keep->value();
+  auto wheel = [&](int delta) {
+    const QPointF at = QPointF(keep->rect().center());
+    QWheelEvent e(at, keep->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(keep, &e);
+  };
+  window->activateWindow();
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window.get()));
+  window->viewport()->setFocus();
+  wheel(-120 * 3);
+  EXPECT_EQ(keep->value(), before);
+  EXPECT_FALSE(keep->hasFocus());
+  keep->setFocus();
+  ASSERT_TRUE(keep->hasFocus());
+  wheel(-120);
+  EXPECT_EQ(keep->value(), before - 1);
+}
+
+// F with a joint selected frames that joint, not the whole skeleton.
+TEST_F(StateTest, FrameSelectedFramesTheSelectedJoint) {
+  open("projects/humanoid/humanoid.sinew");
+  window->selectObject(window->document()->project().skeleton->id);
+  window->actFrameSelected->trigger();
+  const double whole = window->viewport()->camera().distance;
+  window->selectJoint("LeftHand");
+  window->actFrameSelected->trigger();
+  const Skeleton& s = window->document()->project().skeleton->skeleton;
+  EXPECT_LT((window->viewport()->camera().target - s.restPositions()[size_t(s.find("LeftHand"))]).norm(), 1e-9);
+  EXPECT_LT(window->viewport()->camera().distance, 0.5 * whole);
+}
+
+// Real time by default: a second on the wall clock simulates about a second.
+TEST_F(StateTest, PlaybackIsPacedToRealTime) {
+  open("projects/humanoid/humanoid-rigged.sinew");
+  SimulationController* sim = window->simulation();
+  ASSERT_NE(child<QCheckBox>("simAsFastAsPossible"), nullptr);
+  sim->setRealTime(true);  // the tests' default is as fast as possible
+  sim->play();
+  ASSERT_TRUE(waitUntil([&] { return sim->frameCount() >= 2 || !sim->lastError().isEmpty(); }, 60000));
+  const double t0 = sim->simulatedTime();
+  const auto w0 = std::chrono::steady_clock::now();
+  QTest::qWait(1500);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  const double simulated = sim->simulatedTime() - t0;
+  sim->pause();
+  sim->setRealTime(false);
+  EXPECT_LE(simulated, wall + 0.1) << "no faster than the wall clock";
+}
+
+// At 1024x700 the timeline and the playback bar keep their room.
+TEST_F(StateTest, TheLayoutHoldsAt1024x700) {
+  open("projects/humanoid/humanoid-rigged.sinew");
+  window->resize(1024, 700);
+  QTest::qWait(300);
+  EXPECT_LE(window->width(), 1024);
+  EXPECT_LE(window->height(), 700);
+  window->findChild<QDockWidget*>("dockSimulate")->raise();
+  QTest::qWait(100);
+  auto* timeline = child<QSlider>("simTimeline");
+  ASSERT_NE(timeline, nullptr);
+  EXPECT_TRUE(timeline->isVisible());
+  EXPECT_GE(timeline->width(), 60);
+  window->grab().save("/tmp/sinew-1024x700.png");
+  // The viewport keeps about half the width; the playback bar's slider shows.
+  EXPECT_GE(window->viewport()->width(), 440);
+  auto* slider = child<QSlider>("timeSlider");
+  ASSERT_NE(slider, nullptr);
+  EXPECT_TRUE(slider->isVisible());
+}
+
+}  // namespace
