@@ -2,6 +2,7 @@
 // 0 success, 1 usage error, 2 bad input (with a one-line message on stderr).
 #pragma once
 
+#include "solver/Solvers.h"
 #include "core/Error.h"
 
 #include <cstdint>
@@ -103,13 +104,15 @@ struct SimulateArgs {
   std::string project;
   std::string solver = "liu2013";
   double seconds = 1.0;
-  double dt = 0.0005;
+  // The solver's parameters the command line gave (--dt, --iterations,
+  // --threads, --modes, --sweeps), by the registry's names: declared,
+  // defaulted and checked once in solver/Solvers.h.
+  SolverParams params;
   double fps = 60;
   std::string motion;               // clip name in the project, or a .bvh file
   std::string drive = "pd";         // kinematic | pd | hold
   std::string gravity = "on", contact = "on", plasticity = "on";
   std::string damping = "pose";     // pose | rayleigh | none
-  int threads = 0;
   double youngsModulus = 0, poissonRatio = -1, density = 0, poseDamping = -1;  // <= 0 / < 0: defaults
   std::vector<std::string> colliders;  // sphere:x,y,z,r | box:x,y,z,hx,hy,hz | capsule:x,y,z,r,halfLength
   std::optional<double> groundHeight;  // nullopt: the project's (or 0)
@@ -120,21 +123,15 @@ struct SimulateArgs {
   std::string feedback = "on";         // with its feedback policy, when it has one
   std::vector<double> push;            // T, VX, VY, VZ: at T s the whole body gains (VX, VY, VZ) m/s (Liu 2013 solver)
   bool secondsGiven = false;           // else a controller plays for its duration + 1 s
-  bool dtGiven = false;                // else the solver's default
   bool driveGiven = false;             // --drive on the command line
   std::vector<std::string> drivenBones;  // li2019: the bones the clip drives (empty: all)
   std::vector<double> pinBox;          // li2019: x0,y0,z0,x1,y1,z1: nodes inside are pinned at rest
-  int iterations = 20;                 // li2019: local/global iterations per step; viper: Jacobi iterations (default 10)
-  bool iterationsGiven = false;
   double activation = -1;              // viper: every rod body's activation (< 0: the project's)
-  int modes = 10;                      // sheth2015: reduced modes per deformable bone
   double threshold = 0.2;              // sheth2015: weight threshold of the decomposition
   int jointsPerOverlap = 3;            // sheth2015
   int proxySites = 1500;               // sheth2015: collision proxy size
   int copies = 1;                      // sheth2015: characters (the Pachinko scene)
   double excite = 0;                   // sheth2015: random initial reduced displacement (Fig. 3)
-  int sweeps = 5;                      // sheth2015: contact and articulation iterations
-  bool sweepsGiven = false;
 };
 int simulate(const SimulateArgs& args);
 int simulateViper(const SimulateArgs& args);

@@ -90,6 +90,23 @@ RunOptions runOptionsFor(const SimulateArgs& args, const Simulation& sim) {
 }
 
 // A run that stopped early (instability) is bad input: say where, exit 2.
+// The solver parameters given on the command line, checked by the registry
+// against the solver chosen (a flag another solver has is refused too).
+SolverParams checkedParams(const SimulateArgs& args, SolverKind kind) {
+  try {
+    validateParams(kind, args.params);
+  } catch (const InputError& e) {
+    throw InputError("--" + e.file(), e.problem());
+  }
+  return args.params;
+}
+
+// A count parameter's value (given or default), e.g. "threads" or "iterations".
+int countParam(SolverKind kind, const SolverParams& p, const char* name) { return int(paramValue(kind, p, name)); }
+
+// Threads actually used: the parameter, or all cores for 0.
+int threadsUsed(int threads) { return threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()); }
+
 int runExitCode(const SimulateArgs& args, const RunRecord& rec) {
   if (!rec.stopped.empty()) {
     std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
@@ -111,13 +128,13 @@ int simulateLi2019(const SimulateArgs& args) {
       throw InputError("--drive", "the li2019 solver drives bones kinematically only (--drive kinematic, or leave it out)");
     if (!args.drivenBones.empty() && args.motion.empty())
       throw InputError("--driven-bones", "needs --motion CLIP");
-    if (args.dtGiven && args.dt < 1e-4) throw InputError("--dt", "li2019 steps are 1e-4 s or more (default 1/30 s)");
+    const SolverParams params = checkedParams(args, SolverKind::Li2019);
     const Project project = loadProject(args.project);
     li2019::ModelOptions options = li2019::modelOptionsFor(project.simulation);
     if (args.youngsModulus > 0) options.youngsModulus = args.youngsModulus;
     if (args.poissonRatio >= 0) options.poissonRatio = args.poissonRatio;
     if (args.density > 0) options.density = args.density;
-    if (args.dtGiven) options.dt = args.dt;
+    if (params.count("dt")) options.dt = params.at("dt");
     if (!args.pinBox.empty()) {
       const Vec3 lo(args.pinBox[0], args.pinBox[1], args.pinBox[2]), hi(args.pinBox[3], args.pinBox[4], args.pinBox[5]);
       if (!lo.allFinite() || !hi.allFinite() || (lo.array() > hi.array()).any())
@@ -135,8 +152,8 @@ int simulateLi2019(const SimulateArgs& args) {
         throw InputError("--pin-box", "no node of the conforming mesh lies inside the box");
     }
     li2019::Settings settings;
-    settings.iterations = args.iterations;
-    settings.threads = args.threads;
+    settings.iterations = countParam(SolverKind::Li2019, params, "iterations");
+    settings.threads = countParam(SolverKind::Li2019, params, "threads");
     liu2013::Settings scene;  // the project's ground and colliders, then the command line's
     liu2013::applyScene(project.simulation, scene);
     settings.groundHeight = args.groundHeight ? *args.groundHeight : scene.groundHeight;
@@ -165,7 +182,7 @@ int simulateLi2019(const SimulateArgs& args) {
     const RunOptions run = runOptionsFor(args, *sim);
     const RunRecord rec = runSimulation(*sim, run);
     const li2019::Li2019Model& m = sim->model();
-    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads = threadsUsed(settings.threads);
     const nlohmann::json setup = {{"project", args.project},
                                   {"nodes", m.nodeCount()},
                                   {"tets", m.tetCount()},
@@ -212,11 +229,12 @@ int simulateViper(const SimulateArgs& args) {
     if (!args.drivenBones.empty()) throw InputError("--driven-bones", "is for --solver li2019");
     if (!args.pinBox.empty()) throw InputError("--pin-box", "is for --solver li2019 (rod bodies carry their own pins)");
     if (!args.colliders.empty()) throw InputError("--collider", "the viper solver collides with the ground and the skeleton's capsule bones only");
+    const SolverParams params = checkedParams(args, SolverKind::Viper);
     const Project project = loadProject(args.project);
     viper::ViperOptions options;
-    if (args.dtGiven) options.dt = args.dt;
-    if (args.iterationsGiven) options.iterations = args.iterations;
-    options.threads = args.threads;
+    options.dt = paramValue(SolverKind::Viper, params, "dt");
+    options.iterations = countParam(SolverKind::Viper, params, "iterations");
+    options.threads = countParam(SolverKind::Viper, params, "threads");
     options.groundHeight = args.groundHeight ? *args.groundHeight : project.simulation.groundHeight.value_or(0.0);
     if (args.friction) options.friction = *args.friction;
     else if (project.simulation.groundFriction) options.friction = *project.simulation.groundFriction;
@@ -260,7 +278,7 @@ int simulateViper(const SimulateArgs& args) {
                                   {"contact", toggles.contact},
                                   {"ground_height", options.groundHeight},
                                   {"friction", options.friction}};
-    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads = threadsUsed(options.threads);
     const std::string text = statsJson(rec, sim->solverName(), sim->dt(), threads, setup.dump());
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
     if (!args.exportDir.empty()) {
@@ -289,19 +307,20 @@ int simulateSheth2015(const SimulateArgs& args) {
     if (!args.motion.empty() && args.drivenBones.empty())
       throw InputError("--motion", "name the bones that follow the clip with --driven-bones (the others are simulated)");
     if (args.motion.empty() && !args.drivenBones.empty()) throw InputError("--driven-bones", "needs --motion CLIP");
+    const SolverParams params = checkedParams(args, SolverKind::Sheth2015);
     const Project project = loadProject(args.project);
     sheth2015::Sheth2015Options options = sheth2015::optionsFor(project);
-    if (args.dtGiven) options.dt = args.dt;
+    if (params.count("dt")) options.dt = params.at("dt");
     if (args.youngsModulus > 0) options.decompose.material.youngsModulus = args.youngsModulus;
     if (args.poissonRatio >= 0) options.decompose.material.poissonRatio = args.poissonRatio;
     if (args.density > 0) options.decompose.material.density = args.density;
-    options.decompose.modes = args.modes;
+    options.decompose.modes = countParam(SolverKind::Sheth2015, params, "modes");
     options.decompose.threshold = args.threshold;
     options.decompose.jointsPerOverlap = args.jointsPerOverlap;
     options.decompose.proxySites = args.proxySites;
     options.copies = args.copies;
     options.excite = args.excite;
-    options.sweeps = options.postStabilization = args.sweeps;
+    options.sweeps = options.postStabilization = countParam(SolverKind::Sheth2015, params, "sweeps");
     if (args.groundHeight) options.groundHeight = *args.groundHeight;
     if (args.friction) options.friction = *args.friction;
     for (size_t i = 0; i < args.colliders.size(); ++i) options.colliders.push_back(parseCollider(args.colliders[i], i));
@@ -378,11 +397,13 @@ int simulate(const SimulateArgs& args) {
   return guarded([&] {
     if (args.solver != "liu2013")
       throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019, viper, sheth2015)");
+    const SolverParams params = checkedParams(args, SolverKind::Liu2013);
     const Project project = loadProject(args.project);
     // The materials saved with the project; the flags below override the flesh.
     liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);
     // The step: --dt, else the one rigging found this character stable at, else the default.
-    const double dt = args.dtGiven ? args.dt : project.simulation.timeStep.value_or(args.dt);
+    const double dt = params.count("dt") ? params.at("dt")
+                                         : project.simulation.timeStep.value_or(paramValue(SolverKind::Liu2013, params, "dt"));
     modelOptions.stableStep = dt;  // masses stable for the step this run takes
     if (args.youngsModulus > 0) modelOptions.material.youngsModulus = args.youngsModulus;
     if (args.poissonRatio >= 0) modelOptions.material.poissonRatio = args.poissonRatio;
@@ -398,14 +419,13 @@ int simulate(const SimulateArgs& args) {
       std::printf("stable by construction: %zu cage node(s) given %.4g kg (of %.4g kg) for the %.4g ms step\n",
                   model->massScaledNodes, model->addedMass, model->totalMass, dt * 1000);
     liu2013::Settings settings;
-    settings.dt = args.dt;
     settings.toggles.gravity = onOff(args.gravity);
     settings.toggles.contact = onOff(args.contact);
     settings.toggles.plasticity = onOff(args.plasticity);
     settings.toggles.damping = args.damping == "pose" ? DampingMode::Pose
                                : args.damping == "rayleigh" ? DampingMode::Rayleigh
                                                             : DampingMode::None;
-    settings.threads = args.threads;
+    settings.threads = countParam(SolverKind::Liu2013, params, "threads");
     // The scene saved with the project, then the command line's changes.
     liu2013::applyScene(project.simulation, settings);
     settings.dt = dt;
@@ -491,7 +511,7 @@ int simulate(const SimulateArgs& args) {
     };
     const RunRecord rec = runSimulation(solver, run);
 
-    const int threads = args.threads > 0 ? args.threads : static_cast<int>(std::thread::hardware_concurrency());
+    const int threads = threadsUsed(settings.threads);
     nlohmann::json setup = {{"project", args.project},
                             {"nodes", model->nodeCount()},
                             {"tets", model->tetCount()},

@@ -3,6 +3,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <map>
+#include <sstream>
+
 #include <iostream>
 
 int main(int argc, char** argv) {
@@ -105,19 +108,35 @@ int main(int argc, char** argv) {
   SimulateArgs simArgs;
   auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
   sim->add_option("project", simArgs.project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
-  sim->add_option("--solver", simArgs.solver, "Solver: liu2013 (default) or li2019 (the conforming mesh of sinew-cli rig --regions; passive, or bones driven kinematically by --motion)")
-      ->check(CLI::IsMember({"liu2013", "li2019", "viper", "sheth2015"}));
-  sim->add_option("--iterations", simArgs.iterations, "li2019: local/global iterations per step (default 20); viper: Jacobi iterations per step (default 10)")->check(CLI::Range(1, 1000));
+  std::vector<std::string> solverNames;
+  for (sinew::SolverKind k : sinew::kSolverKinds) solverNames.push_back(sinew::solverKindName(k));
+  sim->add_option("--solver", simArgs.solver, "Solver: liu2013 (default; the cage), li2019 (the conforming mesh of sinew-cli rig --regions; passive, or bones driven kinematically by --motion), viper (the rod bodies) or sheth2015 (deformable bones cut from the cage)")
+      ->check(CLI::IsMember(solverNames));
+  // The solvers' parameters, from the registry (solver/Solvers.h): one flag
+  // per name, its help listing each solver's unit, default and range; the
+  // values are checked there, against the solver chosen.
+  std::map<std::string, std::string> paramHelp;
+  std::map<std::string, bool> paramCount;
+  for (sinew::SolverKind k : sinew::kSolverKinds)
+    for (const sinew::ParamSpec& p : sinew::solverParams(k)) {
+      std::ostringstream h;
+      if (paramHelp[p.name].empty()) h << p.help << " (";
+      else h << "; ";
+      h << sinew::solverKindName(k) << ": default " << p.defaultValue << (p.unit.empty() ? "" : " " + p.unit) << ", " << p.min
+        << ".." << p.max;
+      paramHelp[p.name] += h.str();
+      paramCount[p.name] = p.integer;
+    }
+  for (auto& [name, help] : paramHelp)
+    sim->add_option_function<double>("--" + name, [&simArgs, name = name](double v) { simArgs.params[name] = v; }, help + ")")
+        ->type_name(paramCount[name] ? "N" : "FLOAT");
   sim->add_option("--activation", simArgs.activation, "viper: activation of every rod body, 0..1 (default: the project's)")->check(CLI::Range(0.0, 1.0));
-  sim->add_option("--modes", simArgs.modes, "sheth2015: reduced modes per deformable bone (default 10; 0: rigid bones)")->check(CLI::Range(0, 100));
   sim->add_option("--threshold", simArgs.threshold, "sheth2015: skinning-weight threshold of the decomposition into overlapping bones (default 0.2)")->check(CLI::Range(0.01, 0.99));
   sim->add_option("--joints-per-overlap", simArgs.jointsPerOverlap, "sheth2015: point joints laid out in each overlap (default 3)")->check(CLI::Range(1, 20));
   sim->add_option("--proxy-sites", simArgs.proxySites, "sheth2015: collision proxy size, skin particles (default 1500; 0: every boundary node)")->check(CLI::Range(0, 1000000));
   sim->add_option("--copies", simArgs.copies, "sheth2015: characters dropped side by side (default 1)")->check(CLI::Range(1, 1000));
   sim->add_option("--excite", simArgs.excite, "sheth2015: random initial reduced displacement of every body (Fig. 3), amplitude")->check(CLI::Range(0.0, 10.0));
-  sim->add_option("--sweeps", simArgs.sweeps, "sheth2015: contact and articulation iterations per step (default 5)")->check(CLI::Range(1, 1000));
   sim->add_option("--seconds", simArgs.seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
-  sim->add_option("--dt", simArgs.dt, "Time step, s (default 0.0005; li2019: 1/30, up to 0.1)")->check(CLI::Range(1e-6, 0.1));
   sim->add_option("--fps", simArgs.fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
   sim->add_option("--motion", simArgs.motion, "Motion clip: a clip name in the project or a .bvh file");
   sim->add_option("--drive", simArgs.drive, "How the skeleton follows the clip: kinematic (one-way) or pd (two-way); li2019: kinematic only")
@@ -133,7 +152,6 @@ int main(int argc, char** argv) {
   sim->add_option("--contact", simArgs.contact, "on|off")->check(CLI::IsMember({"on", "off"}));
   sim->add_option("--plasticity", simArgs.plasticity, "on|off")->check(CLI::IsMember({"on", "off"}));
   sim->add_option("--damping", simArgs.damping, "pose|rayleigh|none")->check(CLI::IsMember({"pose", "rayleigh", "none"}));
-  sim->add_option("--threads", simArgs.threads, "Threads (default: all cores)")->check(CLI::Range(1, 256));
   sim->add_option("--youngs-modulus", simArgs.youngsModulus, "Flesh Young's modulus, Pa")->check(CLI::Range(1.0, 1e9));
   sim->add_option("--poisson-ratio", simArgs.poissonRatio, "Flesh Poisson ratio")->check(CLI::Range(0.0, 0.49));
   sim->add_option("--density", simArgs.density, "Flesh density, kg/m^3")->check(CLI::Range(1.0, 1e5));
@@ -243,10 +261,7 @@ int main(int argc, char** argv) {
   if (*vip) return viperize(vipArgs);
   if (*am) return addMuscle(amArgs);
   simArgs.secondsGiven = sim->count("--seconds") > 0;
-  simArgs.dtGiven = sim->count("--dt") > 0;
-  simArgs.sweepsGiven = sim->count("--sweeps") > 0;
   simArgs.driveGiven = sim->count("--drive") > 0;
-  simArgs.iterationsGiven = sim->count("--iterations") > 0;
   if (*sim) return simulate(simArgs);
   return kUsage;
 }

@@ -41,9 +41,9 @@ const std::vector<ParamSpec>& solverParams(SolverKind kind) {
   static const std::map<SolverKind, std::vector<ParamSpec>> table = [] {
     const ParamSpec threads{"threads", "", 0, 0, 256, true, "Threads (0: all cores)"};
     std::map<SolverKind, std::vector<ParamSpec>> t;
-    t[SolverKind::Liu2013] = {{"dt", "s", liu2013::Settings{}.dt, 1e-6, 0.01, false, "Explicit time step"}, threads};
+    t[SolverKind::Liu2013] = {{"dt", "s", liu2013::Settings{}.dt, 1e-6, 0.01, false, "Time step"}, threads};
     t[SolverKind::Li2019] = {
-        {"dt", "s", li2019::ModelOptions{}.dt, 1e-4, 0.1, false, "Implicit time step (the factorisation depends on it)"},
+        {"dt", "s", li2019::ModelOptions{}.dt, 1e-4, 0.1, false, "Time step"},
         {"iterations", "", double(li2019::Settings{}.iterations), 1, 1000, true, "Local/global iterations per step"},
         threads};
     t[SolverKind::Viper] = {
@@ -117,7 +117,7 @@ std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind ki
       sheth2015::Sheth2015Options o = sheth2015::optionsFor(project);
       o.dt = value("dt");
       o.decompose.modes = int(value("modes"));
-      o.sweeps = int(value("sweeps"));
+      o.sweeps = o.postStabilization = int(value("sweeps"));  // as the CLI has always run it
       return std::make_unique<sheth2015::Sheth2015Simulation>(project, o);
     }
   }

@@ -431,6 +431,28 @@ TEST(CliSimulate, ProjectWithoutVolumeOrClipSaysWhatIsMissing) {
   EXPECT_NE(c.err.find("Kick"), std::string::npos) << "lists the clips: " << c.err;
 }
 
+// Solver parameters are checked once, by the registry (solver/Solvers.h):
+// NaN, out of range, fractional counts and a flag of another solver are
+// refused by name, before the project is read.
+TEST(CliSimulate, SolverParametersAreCheckedByTheRegistry) {
+  const TempDir dir;
+  const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--dt", "nan"}, "--dt: must be a finite number"},
+      {{"--dt", "0.5"}, "--dt: 0.5 is out of range"},
+      {{"--threads", "1.5"}, "--threads: must be a whole number"},
+      {{"--modes", "4"}, "--modes: is not a parameter of the liu2013 solver"},
+      {{"--solver", "li2019", "--dt", "1e-5"}, "--dt: 1e-05 is out of range [0.0001, 0.1] s"},
+      {{"--solver", "sheth2015", "--threads", "2"}, "--threads: is not a parameter of the sheth2015 solver"}};
+  for (const auto& [flags, message] : cases) {
+    std::vector<std::string> args = {"simulate", rigged, "--seconds", "0.01"};
+    args.insert(args.end(), flags.begin(), flags.end());
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 2) << flags.front() << " " << flags.back();
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
 // A box whose top is where the ground was holds the character exactly as the
 // ground does; without it (ground lowered) the character falls freely.
 TEST(CliSimulate, ABoxColliderHoldsTheCharacterLikeTheGround) {
