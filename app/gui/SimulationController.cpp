@@ -1,5 +1,7 @@
 #include "SimulationController.h"
 
+#include "solver/Solvers.h"
+
 #include "li2019/Li2019Simulation.h"
 #include "sheth2015/Sheth2015Simulation.h"
 #include "viper/ViperSimulation.h"
@@ -454,13 +456,12 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
         // Deformable bones cut from the cage (like sinew-cli simulate --solver sheth2015), passive
         // or with the pelvis driven by the clip, with the project's material, ground and colliders. Decomposition and modal analysis
         // take seconds: the panel shows their progress.
-        sheth2015::Sheth2015Options o = sheth2015::optionsFor(project);
-        o.decompose.modes = shethModes;
         auto progress = [this, post](double f) {
           const int percent = std::clamp(int(f * 100), 0, 100);
           if (percent != postedProgress_.exchange(percent)) post([this, f] { emit buildProgress(f); });
         };
-        auto sh = std::make_unique<sheth2015::Sheth2015Simulation>(project, o, progress);
+        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Sheth2015, {{"modes", shethModes}}, progress);
+        auto* sh = static_cast<sheth2015::Sheth2015Simulation*>(made.get());
         sh->setToggles(settings.toggles);
         applyMotion(*sh, settings);
         triangles = sh->surfaceTriangles();
@@ -477,14 +478,12 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
                                     .arg(shethModes)
                                     .arg(sh->world().joints().size());
         post([this, summary] { log_->info(summary); });
-        shethPtr = sh.get();
-        built = std::move(sh);
+        shethPtr = sh;
+        built = std::move(made);
       } else if (solverKind_ == Solver::Viper) {
         // VIPER on the project's rod bodies, with the project's ground (like sinew-cli simulate --solver viper).
-        viper::ViperOptions o;
-        o.groundHeight = project.simulation.groundHeight.value_or(0.0);
-        if (project.simulation.groundFriction) o.friction = *project.simulation.groundFriction;
-        auto v = std::make_unique<viper::ViperSimulation>(project, o);
+        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Viper);
+        auto* v = static_cast<viper::ViperSimulation*>(made.get());
         v->setToggles(settings.toggles);
         applyActivation(*v, activation);
         applyMotion(*v, settings);
@@ -500,20 +499,17 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
             else boneSegments.push_back({i - firstBone, i + 1 - firstBone});  // numbered from the first bone node
           }
         restRadius = rods.restRadius;
-        viperPtr = v.get();
-        built = std::move(v);
+        viperPtr = v;
+        built = std::move(made);
       } else {
         // Li 2019 on the conforming mesh, with the project's ground and colliders.
-        li2019::Settings s;
-        s.groundHeight = settings.groundHeight;
-        s.friction = settings.friction;
-        s.colliders = settings.colliders;
-        auto li = std::make_unique<li2019::Li2019Simulation>(project, li2019::modelOptionsFor(project.simulation), s);
+        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Li2019);
+        auto* li = static_cast<li2019::Li2019Simulation*>(made.get());
         li->setToggles(settings.toggles);
         applyMotion(*li, settings);
-        liPtr = li.get();
+        liPtr = li;
         triangles = li->surfaceTriangles();
-        built = std::move(li);
+        built = std::move(made);
       }
       std::lock_guard lock(mutex_);
       model_ = model;

@@ -81,7 +81,8 @@ double paramValue(SolverKind kind, const SolverParams& params, const std::string
   throw InputError(name, std::string("is not a parameter of the ") + solverKindName(kind) + " solver");
 }
 
-std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& params) {
+std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& params,
+                                           const std::function<void(double)>& progress) {
   validateParams(kind, params);
   auto value = [&](const char* name) { return paramValue(kind, params, name); };
   liu2013::Settings scene;  // the project's ground, friction and colliders
@@ -118,7 +119,7 @@ std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind ki
       o.dt = value("dt");
       o.decompose.modes = int(value("modes"));
       o.sweeps = o.postStabilization = int(value("sweeps"));  // as the CLI has always run it
-      return std::make_unique<sheth2015::Sheth2015Simulation>(project, o);
+      return std::make_unique<sheth2015::Sheth2015Simulation>(project, o, progress);
     }
   }
   throw InputError("solver", "unknown solver");

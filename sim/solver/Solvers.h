@@ -10,6 +10,7 @@
 
 #include "solver/Simulation.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -49,6 +50,9 @@ double paramValue(SolverKind kind, const SolverParams& params, const std::string
 // The solver `kind` on `project` (its materials, ground and colliders), the
 // character passive (Liu 2013: PD servos hold the rest pose). Validates the
 // parameters first; throws InputError for what the project lacks.
-std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& params = {});
+// `progress` (0..1) follows a long build (Sheth 2015's decomposition and
+// modal analysis).
+std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& params = {},
+                                           const std::function<void(double)>& progress = {});
 
 }  // namespace sinew
