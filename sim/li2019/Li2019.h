@@ -201,7 +201,12 @@ class Li2019Solver {
   const std::vector<std::optional<BonePose>>& boneTargets() const { return targets_; }
 
  private:
+  // The stages of step(), in order.
+  void predict(std::vector<BonePose>& poses);
   void localStep(const std::vector<Vec3>& x);
+  void globalStep(const Eigen::MatrixXd& inertial);
+  void placeNodes(const std::vector<BonePose>& poses);
+  void updateVelocities(const std::vector<Vec3>& previous, const std::vector<BonePose>& poses);
   void contactStep(const std::vector<Vec3>& x, const std::vector<Vec3>& previous);
   void constraintStep(const Eigen::MatrixXd& xhat, std::vector<BonePose>& poses);
   // The bones nearest to affine maps x = A (X - c0) + b with the joints held.

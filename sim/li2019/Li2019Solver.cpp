@@ -380,79 +380,110 @@ void Li2019Solver::resolvePenetration(std::vector<Vec3>& x, const std::vector<Ve
       x[size_t(i)] = poses[k].rotation * (m.restNodes[size_t(i)] - m.bones[k].restCentroid) + poses[k].centroid;
 }
 
+// Algorithm 1 of Li, Liu and Kavan 2019, one named stage per line: predict,
+// then per iteration the local step (elastic projections and contact
+// forces), the global solve, the exact bones and joints, the nodes placed;
+// then penetration removed and velocities updated.
 const StepStats& Li2019Solver::step() {
   const auto t0 = Clock::now();
   const Li2019Model& m = *model_;
-  const Settings& s = settings_;
-  const size_t n = m.nodeCount();
-  const double h = m.options.dt;
   Scratch& w = *scratch_;
   stats_ = {};
-  if (!s.pinTargets.empty() && s.pinTargets.size() != m.pinWeight.size())
+  if (!settings_.pinTargets.empty() && settings_.pinTargets.size() != m.pinWeight.size())
     throw std::invalid_argument("Li2019Solver: one pin target per pinned node (" + std::to_string(m.pinWeight.size()) + ")");
   const std::vector<Vec3> previous = state_.x;
-  w.grid = dyn::ColliderGrid(s.colliders);
-
-  // Prediction y = x + h v + h^2 g (eq. 4).
-  w.y.resize(long(n), 3);
-  for (size_t i = 0; i < n; ++i) w.y.row(long(i)) = (state_.x[i] + h * state_.v[i] + h * h * s.gravity).transpose();
-  w.p.resize(long(n), 3);
-  w.fc = Eigen::MatrixXd::Zero(long(n), 3);
-  w.normal.assign(n, Vec3::UnitY());
-  // Contact forces are found afresh every step (a warm start from the last
-  // step's forces can launch a body that has lifted off in between).
-  std::fill(state_.contactNormal.begin(), state_.contactNormal.end(), 0.0);
-  std::fill(state_.contactTangent.begin(), state_.contactTangent.end(), Vec3::Zero());
-  w.x.resize(n);
-  for (size_t i = 0; i < n; ++i) w.x[i] = w.y.row(long(i)).transpose();
-  const Eigen::MatrixXd inertial = m.factor->BtMh * w.y;
-  Eigen::MatrixXd forces(long(n), 3);
+  w.grid = dyn::ColliderGrid(settings_.colliders);
 
   std::vector<BonePose> poses = state_.bones;
-  for (size_t k = 0; k < m.bones.size(); ++k) {
-    if (!driven(k)) continue;
-    poses[k] = *targets_[k];  // and its nodes start there
-    for (int32_t i : m.bones[k].nodes)
-      w.x[size_t(i)] = poses[k].rotation * (m.restNodes[size_t(i)] - m.bones[k].restCentroid) + poses[k].centroid;
-  }
-  for (int it = 0; it < s.iterations; ++it) {
+  predict(poses);
+  const Eigen::MatrixXd inertial = m.factor->BtMh * w.y;
+  for (int it = 0; it < settings_.iterations; ++it) {
     auto t = Clock::now();
     localStep(w.x);
     contactStep(w.x, previous);
     stats_.localSeconds += since(t);
     t = Clock::now();
-    forces = w.p + w.fc;
-    for (size_t i = 0; i < external_.size(); ++i) forces.row(long(i)) += external_[i].transpose();
-    for (size_t k = 0; k < m.pinWeight.size(); ++k) {  // attachments: w p
-      const int32_t i = m.options.pinnedNodes[k];
-      const Vec3& target = k < s.pinTargets.size() ? s.pinTargets[k] : m.restNodes[size_t(i)];
-      forces.row(i) += m.pinWeight[k] * target.transpose();
-    }
-    w.rhs = inertial + m.factor->Bt * forces;
-    m.factor->solve(w.rhs, w.xhat);
-    if (!targets_.empty()) holdDrivenBones(w.xhat);
+    globalStep(inertial);
     stats_.globalSeconds += since(t);
     t = Clock::now();
     if (m.exact()) constraintStep(w.xhat, poses);
     stats_.jointSeconds += since(t);
-    for (size_t i = 0; i < n; ++i) {
-      const int32_t k = m.exact() ? m.nodeBone[i] : -1;
-      if (k < 0) {
-        w.x[i] = w.xhat.row(m.reducedIndex[i]).transpose();
-      } else {
-        const BonePose& pose = poses[size_t(k)];
-        w.x[i] = pose.rotation * (m.restNodes[i] - m.bones[size_t(k)].restCentroid) + pose.centroid;
-      }
+    placeNodes(poses);
+  }
+  if (settings_.ground || !settings_.colliders.empty()) resolvePenetration(w.x, previous, poses);
+  updateVelocities(previous, poses);
+  for (size_t i = 0; i < m.nodeCount(); ++i) stats_.contacts += state_.contactNormal[i] > 0 ? 1 : 0;
+  stats_.totalSeconds = since(t0);
+  return stats_;
+}
+
+// Prediction y = x + h v + h^2 g (eq. 4); the first guess x = y, driven
+// bones (and their nodes) at their targets; contact forces found afresh (a
+// warm start from the last step's can launch a body that has lifted off).
+void Li2019Solver::predict(std::vector<BonePose>& poses) {
+  const Li2019Model& m = *model_;
+  Scratch& w = *scratch_;
+  const size_t n = m.nodeCount();
+  const double h = m.options.dt;
+  w.y.resize(long(n), 3);
+  for (size_t i = 0; i < n; ++i) w.y.row(long(i)) = (state_.x[i] + h * state_.v[i] + h * h * settings_.gravity).transpose();
+  w.p.resize(long(n), 3);
+  w.fc = Eigen::MatrixXd::Zero(long(n), 3);
+  w.normal.assign(n, Vec3::UnitY());
+  std::fill(state_.contactNormal.begin(), state_.contactNormal.end(), 0.0);
+  std::fill(state_.contactTangent.begin(), state_.contactTangent.end(), Vec3::Zero());
+  w.x.resize(n);
+  for (size_t i = 0; i < n; ++i) w.x[i] = w.y.row(long(i)).transpose();
+  for (size_t k = 0; k < m.bones.size(); ++k) {
+    if (!driven(k)) continue;
+    poses[k] = *targets_[k];
+    for (int32_t i : m.bones[k].nodes)
+      w.x[size_t(i)] = poses[k].rotation * (m.restNodes[size_t(i)] - m.bones[k].restCentroid) + poses[k].centroid;
+  }
+}
+
+// The global step (eq. 8, reduced by the affine bones): the right-hand side
+// from inertia, the local projections, contact and external forces and the
+// attachments' w p; solved with the prefactored matrix; driven bones held.
+void Li2019Solver::globalStep(const Eigen::MatrixXd& inertial) {
+  const Li2019Model& m = *model_;
+  Scratch& w = *scratch_;
+  Eigen::MatrixXd forces = w.p + w.fc;
+  for (size_t i = 0; i < external_.size(); ++i) forces.row(long(i)) += external_[i].transpose();
+  for (size_t k = 0; k < m.pinWeight.size(); ++k) {
+    const int32_t i = m.options.pinnedNodes[k];
+    const Vec3& target = k < settings_.pinTargets.size() ? settings_.pinTargets[k] : m.restNodes[size_t(i)];
+    forces.row(i) += m.pinWeight[k] * target.transpose();
+  }
+  w.rhs = inertial + m.factor->Bt * forces;
+  m.factor->solve(w.rhs, w.xhat);
+  if (!targets_.empty()) holdDrivenBones(w.xhat);
+}
+
+// Nodes from the global solution: flesh nodes as solved, bone nodes rigidly
+// with their bone's pose (exact bones).
+void Li2019Solver::placeNodes(const std::vector<BonePose>& poses) {
+  const Li2019Model& m = *model_;
+  Scratch& w = *scratch_;
+  for (size_t i = 0; i < m.nodeCount(); ++i) {
+    const int32_t k = m.exact() ? m.nodeBone[i] : -1;
+    if (k < 0) {
+      w.x[i] = w.xhat.row(m.reducedIndex[i]).transpose();
+    } else {
+      const BonePose& pose = poses[size_t(k)];
+      w.x[i] = pose.rotation * (m.restNodes[i] - m.bones[size_t(k)].restCentroid) + pose.centroid;
     }
   }
+}
 
-  // What penetration the multipliers did not remove within the iterations is
-  // projected out: flesh nodes onto the surface, a bone moved as a whole by
-  // its deepest node's depth (it stays rigid). The velocities below then lose
-  // that normal motion (an inelastic contact).
-  if (s.ground || !s.colliders.empty()) resolvePenetration(w.x, previous, poses);
-
-  // New velocities; instability stops the run.
+// v = (x - x_previous) / h, refusing a run that left the finite numbers or
+// moves faster than the limit; the state advances and the joints' gaps are
+// measured.
+void Li2019Solver::updateVelocities(const std::vector<Vec3>& previous, const std::vector<BonePose>& poses) {
+  const Li2019Model& m = *model_;
+  const Scratch& w = *scratch_;
+  const size_t n = m.nodeCount();
+  const double h = m.options.dt;
   double fastest = 0;
   for (size_t i = 0; i < n; ++i) {
     const Vec3 v = (w.x[i] - previous[i]) / h;
@@ -460,9 +491,10 @@ const StepStats& Li2019Solver::step() {
                                                   std::to_string(state_.time), state_.time);
     fastest = std::max(fastest, v.norm());
   }
-  if (fastest > s.maxSpeed)
-    throw SimulationError("li2019: a node moves at " + std::to_string(fastest) + " m/s (limit " + std::to_string(s.maxSpeed) +
-                              ") at t = " + std::to_string(state_.time) + ": the run diverged",
+  if (fastest > settings_.maxSpeed)
+    throw SimulationError("li2019: a node moves at " + std::to_string(fastest) + " m/s (limit " +
+                              std::to_string(settings_.maxSpeed) + ") at t = " + std::to_string(state_.time) +
+                              ": the run diverged",
                           state_.time);
   for (size_t i = 0; i < n; ++i) {
     state_.v[i] = (w.x[i] - previous[i]) / h;
@@ -471,15 +503,11 @@ const StepStats& Li2019Solver::step() {
   state_.bones = poses;
   state_.time += h;
   ++state_.steps;
-  for (size_t j = 0; j < m.joints.size(); ++j) {
-    const Joint& J = m.joints[j];
+  for (const Joint& J : m.joints) {
     const Vec3 gap = (poses[size_t(J.boneB)].rotation * J.localB + poses[size_t(J.boneB)].centroid) -
                      (poses[size_t(J.boneA)].rotation * J.localA + poses[size_t(J.boneA)].centroid);
     stats_.jointError = std::max(stats_.jointError, gap.norm());
   }
-  for (size_t i = 0; i < n; ++i) stats_.contacts += state_.contactNormal[i] > 0 ? 1 : 0;
-  stats_.totalSeconds = since(t0);
-  return stats_;
 }
 
 }  // namespace sinew::li2019
