@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <unordered_map>
 
@@ -290,27 +291,99 @@ void RodSolver::projectBundles() {
   }
 }
 
+// The step's working data: inverse masses, the step's start, the XPBD
+// multipliers, the corrections being gathered.
+struct RodSolver::StepWork {
+  struct Segment {
+    Vec3 stretch = Vec3::Zero(), volume = Vec3::Zero();
+    double radial = 0, gradient = 0;
+  };
+  std::vector<double> wc, ws, wq;      // inverse masses: position, scale (eq. 23), orientation
+  std::vector<Vec3> c0;                // the step's start
+  std::vector<double> s0;
+  std::vector<Quat> q0;
+  std::vector<Segment> lambda;         // per segment: stretch, radial, gradient, volume
+  std::vector<Vec3> lambdaBend;        // per node
+  std::vector<double> lambdaLaplace;   // per node
+  std::vector<std::pair<int32_t, int32_t>> pairs;  // the step's broad phase
+  Accumulator acc;
+};
+
+// VIPER's step (Angles et al. 2019, Section 5): predict, then per Jacobi
+// iteration the elastic constraints rod by rod, the bundles, the contacts;
+// then the velocities from the motion.
 const RodStepStats& RodSolver::step() {
   const auto start = std::chrono::steady_clock::now();
+  const RodModel& m = *model_;
+  const RodSettings& set = settings_;
+  StepWork w;
+  predict(w);
+  // Broad phase once per step, on the prediction.
+  w.pairs = set.collisions ? pillPairs(m, state_) : std::vector<std::pair<int32_t, int32_t>>{};
+  stats_.candidatePairs = int(w.pairs.size());
+  int constraints = 0;
+  for (int it = 0; it < set.iterations; ++it) {
+    w.acc.reset(m.nodeCount(), m.segmentCount());
+    // Elastic constraints rod by rod: a rod's constraints touch only its own
+    // nodes and segments, so rods run in parallel without races, and each
+    // degree of freedom sums its corrections in the same order whatever the
+    // thread count.
+    parallelFor(m.rodCount(), [&](size_t rod) { projectElastic(rod, w); });
+    const size_t ns = m.segmentCount();
+    constraints = int(4 * ns + 2 * (ns - std::min(ns, m.rodCount())));
+    // The elastic corrections first (Jacobi: each degree of freedom moves by
+    // the mean of its corrections, relaxed), then the contacts as a second
+    // Jacobi pass on the result, so that they are not diluted by the many
+    // elastic constraints on a node.
+    applyCorrections(w);
+    // Bundles as hard constraints (eq. 33-36), before the contacts so that
+    // nothing moves a node back into contact after them.
+    if (!m.bundles.empty() && ((it + 1) % std::max(1, set.bundleInterval) == 0 || it + 1 == set.iterations))
+      projectBundles();
+    w.acc.reset(m.nodeCount(), ns);
+    constraints += projectContacts(w);
+    applyCorrections(w);
+  }
+  updateVelocities(w);
+  stats_.constraints = constraints;
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return stats_;
+}
+
+bool RodSolver::pinned(size_t i) const { return !settings_.pinned.empty() && settings_.pinned[i]; }
+
+void RodSolver::parallelFor(size_t count, const std::function<void(size_t)>& body) {
+  auto* arena = static_cast<tbb::task_arena*>(arena_.get());
+  if (count < 64 || !arena || arena->max_concurrency() == 1) {
+    for (size_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+  arena->execute([&] {
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, count, 16), [&](const tbb::blocked_range<size_t>& r) {
+      for (size_t i = r.begin(); i != r.end(); ++i) body(i);
+    });
+  });
+}
+
+// Prediction (eq. 21-23): no internal forces; the inverse masses and the
+// step's multipliers start here.
+void RodSolver::predict(StepWork& w) {
   const RodModel& m = *model_;
   const RodSettings& set = settings_;
   const double h = set.dt;
   const size_t n = m.nodeCount(), ns = m.segmentCount();
   RodState& x = state_;
-  auto pinned = [&](size_t i) { return !set.pinned.empty() && set.pinned[i]; };
-  // Inverse masses: position, scale (the disc's second moment, eq. 23) and
-  // orientation (a disc about a diameter).
-  std::vector<double> wc(n), ws(n), wq(ns);
+  w.wc.resize(n);
+  w.ws.resize(n);
+  w.wq.resize(ns);
   for (size_t i = 0; i < n; ++i) {
-    wc[i] = pinned(i) ? 0.0 : 1.0 / m.nodeMass[i];
-    ws[i] = pinned(i) ? 0.0 : 2.0 / (m.nodeMass[i] * m.restRadius[i] * m.restRadius[i]);
+    w.wc[i] = pinned(i) ? 0.0 : 1.0 / m.nodeMass[i];
+    w.ws[i] = pinned(i) ? 0.0 : 2.0 / (m.nodeMass[i] * m.restRadius[i] * m.restRadius[i]);
   }
-  for (size_t j = 0; j < ns; ++j) wq[j] = 1.0 / m.segmentInertia[j];
-
-  // Prediction (eq. 21-23): no internal forces.
-  const std::vector<Vec3> c0 = x.c;
-  const std::vector<double> s0 = x.s;
-  const std::vector<Quat> q0 = x.q;
+  for (size_t j = 0; j < ns; ++j) w.wq[j] = 1.0 / m.segmentInertia[j];
+  w.c0 = x.c;
+  w.s0 = x.s;
+  w.q0 = x.q;
   const bool offset = predictionOffset_.size() == n;
   for (size_t i = 0; i < n; ++i) {
     if (pinned(i)) continue;
@@ -320,247 +393,242 @@ const RodStepStats& RodSolver::step() {
   }
   predictionOffset_.clear();
   for (size_t j = 0; j < ns; ++j) x.q[j] = (expQuat(h * x.omega[j]) * x.q[j]).normalized();
+  w.lambda.assign(ns, {});
+  w.lambdaBend.assign(n, Vec3::Zero());
+  w.lambdaLaplace.assign(n, 0.0);
+}
 
-  // Constraints, with their multipliers for this step (XPBD).
-  struct Segment {
-    Vec3 stretch = Vec3::Zero(), volume = Vec3::Zero();
-    double radial = 0, gradient = 0;
-  };
-  std::vector<Segment> lambda(ns);
-  std::vector<Vec3> lambdaBend(n, Vec3::Zero());
-  std::vector<double> lambdaLaplace(n, 0.0);
-  Accumulator acc;
-  auto applyCorrections = [&](const Accumulator& a) {
-    const double beta = set.relaxation;
-    for (size_t i = 0; i < n; ++i) {
-      if (a.nc[i] && !pinned(i)) x.c[i] += beta * a.dc[i] / a.nc[i];
-      if (a.ns[i] && !pinned(i)) x.s[i] = std::max(x.s[i] + beta * a.ds[i] / a.ns[i], set.minScale);
-    }
-    for (size_t j = 0; j < ns; ++j)
-      if (a.nq[j]) x.q[j] = (expQuat(beta * a.dtheta[j] / a.nq[j]) * x.q[j]).normalized();
-  };
-  int constraints = 0;
-  auto* arena = static_cast<tbb::task_arena*>(arena_.get());
-  auto parallelFor = [&](size_t count, const auto& body) {
-    if (count < 64 || !arena || arena->max_concurrency() == 1) {
-      for (size_t i = 0; i < count; ++i) body(i);
-      return;
-    }
-    arena->execute([&] {
-      tbb::parallel_for(tbb::blocked_range<size_t>(0, count, 16), [&](const tbb::blocked_range<size_t>& r) {
-        for (size_t i = r.begin(); i != r.end(); ++i) body(i);
-      });
-    });
-  };
-  // Broad phase once per step, on the prediction.
-  const std::vector<std::pair<int32_t, int32_t>> pairs =
-      set.collisions ? pillPairs(m, x) : std::vector<std::pair<int32_t, int32_t>>{};
-  stats_.candidatePairs = int(pairs.size());
-  for (int it = 0; it < set.iterations; ++it) {
-    acc.reset(n, ns);
-    constraints = 0;
-    // Elastic constraints rod by rod: a rod's constraints touch only its own
-    // nodes and segments, so rods run in parallel without races, and each
-    // degree of freedom sums its corrections in the same order whatever the
-    // thread count.
-    auto elasticRod = [&](size_t rod) {
+// Each degree of freedom moves by the mean of its gathered corrections,
+// relaxed by beta (eq. 28); scales stay above the minimum.
+void RodSolver::applyCorrections(StepWork& w) {
+  const RodModel& m = *model_;
+  const RodSettings& set = settings_;
+  const Accumulator& a = w.acc;
+  RodState& x = state_;
+  const double beta = set.relaxation;
+  for (size_t i = 0; i < m.nodeCount(); ++i) {
+    if (a.nc[i] && !pinned(i)) x.c[i] += beta * a.dc[i] / a.nc[i];
+    if (a.ns[i] && !pinned(i)) x.s[i] = std::max(x.s[i] + beta * a.ds[i] / a.ns[i], set.minScale);
+  }
+  for (size_t j = 0; j < m.segmentCount(); ++j)
+    if (a.nq[j]) x.q[j] = (expQuat(beta * a.dtheta[j] / a.nq[j]) * x.q[j]).normalized();
+}
+
+// The elastic constraints of one rod: per segment stretch/shear, radial
+// scale, scale gradient and volume (eq. 11-13, 18); per interior node
+// bend/twist with scale and the scale Laplacian (eq. 14-15, 39-40).
+void RodSolver::projectElastic(size_t rod, StepWork& w) {
+  const RodModel& m = *model_;
+  const RodSettings& set = settings_;
+  const double h = set.dt;
+  const RodState& x = state_;
+  const std::vector<double>&wc = w.wc, &ws = w.ws, &wq = w.wq;
+  std::vector<StepWork::Segment>& lambda = w.lambda;
+  std::vector<Vec3>& lambdaBend = w.lambdaBend;
+  std::vector<double>& lambdaLaplace = w.lambdaLaplace;
+  Accumulator& acc = w.acc;
       const size_t j0 = size_t(m.first[rod]) - rod, j1 = size_t(m.first[rod + 1]) - rod - 1;
-      for (size_t j = j0; j < j1; ++j) {
-        const size_t a = size_t(m.segmentNode[j]), b = a + 1;
-        const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
-        const double l = m.restLength[j];
-        const double r = 0.5 * (m.restRadius[a] + m.restRadius[b]);
-        const double area = kPi * r * r;
-        const Vec3 dir = d3(x.q[j]);
-        const Vec3 e = (x.c[b] - x.c[a]) / l;
-        const double sm = 0.5 * (x.s[a] + x.s[b]);
-        const int32_t rod = m.segmentRod[j];
-        const double active = set.activation.empty() ? 0.0 : set.activation[size_t(rod)];
-        const double shorten = 1.0 - mat.maxContraction * std::clamp(active, 0.0, 1.0) * m.segmentContractile[j];
+  for (size_t j = j0; j < j1; ++j) {
+    const size_t a = size_t(m.segmentNode[j]), b = a + 1;
+    const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
+    const double l = m.restLength[j];
+    const double r = 0.5 * (m.restRadius[a] + m.restRadius[b]);
+    const double area = kPi * r * r;
+    const Vec3 dir = d3(x.q[j]);
+    const Vec3 e = (x.c[b] - x.c[a]) / l;
+    const double sm = 0.5 * (x.s[a] + x.s[b]);
+    const int32_t rod = m.segmentRod[j];
+    const double active = set.activation.empty() ? 0.0 : set.activation[size_t(rod)];
+    const double shorten = 1.0 - mat.maxContraction * std::clamp(active, 0.0, 1.0) * m.segmentContractile[j];
 
-        // Stretch/shear (eq. 11): (c_b - c_a) / l - d3 = 0 (rest segments are
-        // straight); an activated fibre aims at `shorten` of its length.
-        {
-          const double alpha = 1.0 / (mat.stretch * area * l * h * h);
-          const Vec3 C = e - shorten * dir;
-          const Mat3 K = ((wc[a] + wc[b]) / (l * l) + wq[j] * shorten * shorten) * Mat3::Identity() -
-                         wq[j] * shorten * shorten * dir * dir.transpose();
-          const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].stretch);
-          lambda[j].stretch += dl;
-          acc.dc[a] -= wc[a] / l * dl, ++acc.nc[a];
-          acc.dc[b] += wc[b] / l * dl, ++acc.nc[b];
-          acc.dtheta[j] -= wq[j] * shorten * dir.cross(dl),
-              ++acc.nq[j];  // dC/dtheta = shorten [d3]x
-        }
-        // Radial scale (eq. 12): s_m - 1 = 0 (rest scale 1).
-        {
-          const double alpha = 1.0 / (mat.radial * area * l * h * h);
-          const double C = sm - 1.0;
-          const double dl = -(C + alpha * lambda[j].radial) / (0.25 * (ws[a] + ws[b]) + alpha);
-          lambda[j].radial += dl;
-          acc.ds[a] += 0.5 * ws[a] * dl, ++acc.ns[a];
-          acc.ds[b] += 0.5 * ws[b] * dl, ++acc.ns[b];
-        }
-        // Scale gradient (eq. 13): (s_b - s_a) / l = 0.
-        {
-          const double alpha = 1.0 / (0.25 * mat.radial * area * r * r * l * h * h);
-          const double C = (x.s[b] - x.s[a]) / l;
-          const double dl = -(C + alpha * lambda[j].gradient) / ((ws[a] + ws[b]) / (l * l) + alpha);
-          lambda[j].gradient += dl;
-          acc.ds[a] -= ws[a] / l * dl, ++acc.ns[a];
-          acc.ds[b] += ws[b] / l * dl, ++acc.ns[b];
-        }
-        // Volume (eq. 18): s_m^2 (c_b - c_a) / l - d3 = 0: a stretched segment
-        // must thin so that s^2 times its length stays.
-        {
-          const double alpha = 1.0 / (mat.volume * area * l * h * h);
-          const Vec3 C = sm * sm * e - dir;
-          const double s2 = sm * sm;
-          const Mat3 K = (wc[a] + wc[b]) * s2 * s2 / (l * l) * Mat3::Identity() +
-                         (ws[a] + ws[b]) * s2 * e * e.transpose() + wq[j] * (Mat3::Identity() - dir * dir.transpose());
-          const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].volume);
-          lambda[j].volume += dl;
-          acc.dc[a] -= wc[a] * s2 / l * dl, ++acc.nc[a];
-          acc.dc[b] += wc[b] * s2 / l * dl, ++acc.nc[b];
-          const double dsm = sm * e.dot(dl);  // dC/ds_a = dC/ds_b = s_m e
-          acc.ds[a] += ws[a] * dsm, ++acc.ns[a];
-          acc.ds[b] += ws[b] * dsm, ++acc.ns[b];
-          acc.dtheta[j] -= wq[j] * dir.cross(dl), ++acc.nq[j];
-        }
+    // Stretch/shear (eq. 11): (c_b - c_a) / l - d3 = 0 (rest segments are
+    // straight); an activated fibre aims at `shorten` of its length.
+    {
+      const double alpha = 1.0 / (mat.stretch * area * l * h * h);
+      const Vec3 C = e - shorten * dir;
+      const Mat3 K = ((wc[a] + wc[b]) / (l * l) + wq[j] * shorten * shorten) * Mat3::Identity() -
+                     wq[j] * shorten * shorten * dir * dir.transpose();
+      const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].stretch);
+      lambda[j].stretch += dl;
+      acc.dc[a] -= wc[a] / l * dl, ++acc.nc[a];
+      acc.dc[b] += wc[b] / l * dl, ++acc.nc[b];
+      acc.dtheta[j] -= wq[j] * shorten * dir.cross(dl),
+          ++acc.nq[j];  // dC/dtheta = shorten [d3]x
+    }
+    // Radial scale (eq. 12): s_m - 1 = 0 (rest scale 1).
+    {
+      const double alpha = 1.0 / (mat.radial * area * l * h * h);
+      const double C = sm - 1.0;
+      const double dl = -(C + alpha * lambda[j].radial) / (0.25 * (ws[a] + ws[b]) + alpha);
+      lambda[j].radial += dl;
+      acc.ds[a] += 0.5 * ws[a] * dl, ++acc.ns[a];
+      acc.ds[b] += 0.5 * ws[b] * dl, ++acc.ns[b];
+    }
+    // Scale gradient (eq. 13): (s_b - s_a) / l = 0.
+    {
+      const double alpha = 1.0 / (0.25 * mat.radial * area * r * r * l * h * h);
+      const double C = (x.s[b] - x.s[a]) / l;
+      const double dl = -(C + alpha * lambda[j].gradient) / ((ws[a] + ws[b]) / (l * l) + alpha);
+      lambda[j].gradient += dl;
+      acc.ds[a] -= ws[a] / l * dl, ++acc.ns[a];
+      acc.ds[b] += ws[b] / l * dl, ++acc.ns[b];
+    }
+    // Volume (eq. 18): s_m^2 (c_b - c_a) / l - d3 = 0: a stretched segment
+    // must thin so that s^2 times its length stays.
+    {
+      const double alpha = 1.0 / (mat.volume * area * l * h * h);
+      const Vec3 C = sm * sm * e - dir;
+      const double s2 = sm * sm;
+      const Mat3 K = (wc[a] + wc[b]) * s2 * s2 / (l * l) * Mat3::Identity() +
+                     (ws[a] + ws[b]) * s2 * e * e.transpose() + wq[j] * (Mat3::Identity() - dir * dir.transpose());
+      const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambda[j].volume);
+      lambda[j].volume += dl;
+      acc.dc[a] -= wc[a] * s2 / l * dl, ++acc.nc[a];
+      acc.dc[b] += wc[b] * s2 / l * dl, ++acc.nc[b];
+      const double dsm = sm * e.dot(dl);  // dC/ds_a = dC/ds_b = s_m e
+      acc.ds[a] += ws[a] * dsm, ++acc.ns[a];
+      acc.ds[b] += ws[b] * dsm, ++acc.ns[b];
+      acc.dtheta[j] -= wq[j] * dir.cross(dl), ++acc.nq[j];
+    }
+  }
+  // Interior nodes: bend/twist with scale (eq. 14, 40) and the scale
+  // Laplacian (eq. 15, 39).
+  for (size_t j = j0; j + 1 < j1; ++j) {
+    const size_t node = size_t(m.segmentNode[j + 1]);
+    const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
+    const double la = m.restLength[j], lb = m.restLength[j + 1], lm = 0.5 * (la + lb);
+    const double r = m.restRadius[node], area = kPi * r * r;
+    {
+      const double alpha = 1.0 / (mat.bend * area * r * r * lm * h * h);
+      const double k = 4.0 / (la + lb);
+      const Vec3 restOmega = k * darboux(m.restOrientation[j], m.restOrientation[j + 1]);
+      const Vec3 omega = k * darboux(x.q[j], x.q[j + 1]);
+      const double sc = x.s[node];
+      const Vec3 C = sc * omega - restOmega;
+      // Jacobians by central differences of the world-frame rotation
+      // vectors.
+      Mat3 Ja, Jb;
+      const double eps = 1e-7;
+      for (int d = 0; d < 3; ++d) {
+        const Vec3 step = eps * Vec3::Unit(d);
+        Ja.col(d) = sc * k *
+                    (darboux(expQuat(step) * x.q[j], x.q[j + 1]) - darboux(expQuat(-step) * x.q[j], x.q[j + 1])) /
+                    (2 * eps);
+        Jb.col(d) = sc * k *
+                    (darboux(x.q[j], expQuat(step) * x.q[j + 1]) - darboux(x.q[j], expQuat(-step) * x.q[j + 1])) /
+                    (2 * eps);
       }
-      // Interior nodes: bend/twist with scale (eq. 14, 40) and the scale
-      // Laplacian (eq. 15, 39).
-      for (size_t j = j0; j + 1 < j1; ++j) {
-        const size_t node = size_t(m.segmentNode[j + 1]);
-        const RodMaterial& mat = m.material[size_t(m.segmentRod[j])];
-        const double la = m.restLength[j], lb = m.restLength[j + 1], lm = 0.5 * (la + lb);
-        const double r = m.restRadius[node], area = kPi * r * r;
-        {
-          const double alpha = 1.0 / (mat.bend * area * r * r * lm * h * h);
-          const double k = 4.0 / (la + lb);
-          const Vec3 restOmega = k * darboux(m.restOrientation[j], m.restOrientation[j + 1]);
-          const Vec3 omega = k * darboux(x.q[j], x.q[j + 1]);
-          const double sc = x.s[node];
-          const Vec3 C = sc * omega - restOmega;
-          // Jacobians by central differences of the world-frame rotation
-          // vectors.
-          Mat3 Ja, Jb;
-          const double eps = 1e-7;
-          for (int d = 0; d < 3; ++d) {
-            const Vec3 step = eps * Vec3::Unit(d);
-            Ja.col(d) = sc * k *
-                        (darboux(expQuat(step) * x.q[j], x.q[j + 1]) - darboux(expQuat(-step) * x.q[j], x.q[j + 1])) /
-                        (2 * eps);
-            Jb.col(d) = sc * k *
-                        (darboux(x.q[j], expQuat(step) * x.q[j + 1]) - darboux(x.q[j], expQuat(-step) * x.q[j + 1])) /
-                        (2 * eps);
-          }
-          const Mat3 K =
-              wq[j] * Ja * Ja.transpose() + wq[j + 1] * Jb * Jb.transpose() + ws[node] * omega * omega.transpose();
-          const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambdaBend[node]);
-          lambdaBend[node] += dl;
-          acc.dtheta[j] += wq[j] * Ja.transpose() * dl, ++acc.nq[j];
-          acc.dtheta[j + 1] += wq[j + 1] * Jb.transpose() * dl, ++acc.nq[j + 1];
-          acc.ds[node] += ws[node] * omega.dot(dl), ++acc.ns[node];
-        }
-        {
-          const size_t a = node - 1, b = node + 1;
-          const double alpha = 1.0 / (0.25 * mat.scaleBend * area * r * r * lm * h * h);
-          const double ga = -1.0 / la - 1.0 / lb;
-          const double C = (x.s[b] - x.s[node]) / lb - (x.s[node] - x.s[a]) / la;
-          const double denom = ws[a] / (la * la) + ws[node] * ga * ga + ws[b] / (lb * lb) + alpha;
-          const double dl = -(C + alpha * lambdaLaplace[node]) / denom;
-          lambdaLaplace[node] += dl;
-          acc.ds[a] += ws[a] / la * dl, ++acc.ns[a];
-          acc.ds[node] += ws[node] * ga * dl, ++acc.ns[node];
-          acc.ds[b] += ws[b] / lb * dl, ++acc.ns[b];
-        }
-      }
-    };
-    parallelFor(m.rodCount(), elasticRod);
-    constraints = int(4 * ns + 2 * (ns - std::min(ns, m.rodCount())));
-    // The elastic corrections first (Jacobi: each degree of freedom moves by
-    // the mean of its corrections, relaxed), then the contacts as a second
-    // Jacobi pass on the result, so that they are not diluted by the many
-    // elastic constraints on a node.
-    applyCorrections(acc);
-    // Bundles as hard constraints (eq. 33-36), before the contacts so that
-    // nothing moves a node back into contact after them.
-    if (!m.bundles.empty() && ((it + 1) % std::max(1, set.bundleInterval) == 0 || it + 1 == set.iterations))
-      projectBundles();
-    acc.reset(n, ns);
+      const Mat3 K =
+          wq[j] * Ja * Ja.transpose() + wq[j + 1] * Jb * Jb.transpose() + ws[node] * omega * omega.transpose();
+      const Vec3 dl = -(K + alpha * Mat3::Identity()).ldlt().solve(C + alpha * lambdaBend[node]);
+      lambdaBend[node] += dl;
+      acc.dtheta[j] += wq[j] * Ja.transpose() * dl, ++acc.nq[j];
+      acc.dtheta[j + 1] += wq[j + 1] * Jb.transpose() * dl, ++acc.nq[j + 1];
+      acc.ds[node] += ws[node] * omega.dot(dl), ++acc.ns[node];
+    }
+    {
+      const size_t a = node - 1, b = node + 1;
+      const double alpha = 1.0 / (0.25 * mat.scaleBend * area * r * r * lm * h * h);
+      const double ga = -1.0 / la - 1.0 / lb;
+      const double C = (x.s[b] - x.s[node]) / lb - (x.s[node] - x.s[a]) / la;
+      const double denom = ws[a] / (la * la) + ws[node] * ga * ga + ws[b] / (lb * lb) + alpha;
+      const double dl = -(C + alpha * lambdaLaplace[node]) / denom;
+      lambdaLaplace[node] += dl;
+      acc.ds[a] += ws[a] / la * dl, ++acc.ns[a];
+      acc.ds[node] += ws[node] * ga * dl, ++acc.ns[node];
+      acc.ds[b] += ws[b] / lb * dl, ++acc.ns[b];
+    }
+  }
+}
+
+// Contacts (eq. 30-31) as inequality projections, only while penetrating:
+// pill against pill (narrow phase in parallel, projections in pair order),
+// then each node's sphere against the ground with friction on the slide.
+// Returns the constraints projected.
+int RodSolver::projectContacts(StepWork& w) {
+  const RodModel& m = *model_;
+  const RodSettings& set = settings_;
+  const size_t n = m.nodeCount();
+  RodState& x = state_;
+  const std::vector<double>&wc = w.wc, &ws = w.ws;
+  const std::vector<std::pair<int32_t, int32_t>>& pairs = w.pairs;
+  const std::vector<Vec3>& c0 = w.c0;
+  Accumulator& acc = w.acc;
+  int constraints = 0;
     // Collisions (eq. 31), as inequality projections: only while penetrating.
-    int contacts = 0;
-    // Narrow phase (eq. 30) in parallel, the projections in pair order.
-    std::vector<PillContact> hits(pairs.size());
-    parallelFor(pairs.size(), [&](size_t p) {
-      hits[p] = pillContact(segmentPill(m, x, size_t(pairs[p].first)), segmentPill(m, x, size_t(pairs[p].second)));
-    });
-    for (size_t p = 0; p < pairs.size(); ++p) {
-      const auto [ja, jb] = pairs[p];
-      const PillContact& hit = hits[p];
-      if (hit.distance >= 0) continue;
+  int contacts = 0;
+  // Narrow phase (eq. 30) in parallel, the projections in pair order.
+  std::vector<PillContact> hits(pairs.size());
+  parallelFor(pairs.size(), [&](size_t p) {
+    hits[p] = pillContact(segmentPill(m, x, size_t(pairs[p].first)), segmentPill(m, x, size_t(pairs[p].second)));
+  });
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const auto [ja, jb] = pairs[p];
+    const PillContact& hit = hits[p];
+    if (hit.distance >= 0) continue;
+    ++contacts;
+    const size_t a0 = size_t(m.segmentNode[size_t(ja)]), b0 = size_t(m.segmentNode[size_t(jb)]);
+    const size_t node[4] = {a0, a0 + 1, b0, b0 + 1};
+    const double weight[4] = {1 - hit.alpha, hit.alpha, 1 - hit.beta, hit.beta};
+    const double side[4] = {-1, -1, 1, 1};  // dC/dc = side weight n; dC/ds = -weight r
+    // Against a kinematic pill (a bone) only the positions move: a rigid
+    // bone does not pinch, and a muscle resting on it must be carried, not
+    // deflated step after step by the hard contact.
+    const bool kinematic = (wc[node[0]] == 0 && wc[node[1]] == 0) || (wc[node[2]] == 0 && wc[node[3]] == 0);
+    double wsc[4];
+    for (int k = 0; k < 4; ++k) wsc[k] = kinematic ? 0.0 : ws[node[k]];
+    double denom = 0;
+    for (int k = 0; k < 4; ++k) {
+      denom += wc[node[k]] * weight[k] * weight[k];
+      denom += wsc[k] * weight[k] * weight[k] * m.restRadius[node[k]] * m.restRadius[node[k]];
+    }
+    if (!(denom > 0)) continue;
+    const double dl = -hit.distance / denom;
+    for (int k = 0; k < 4; ++k) {
+      acc.dc[node[k]] += wc[node[k]] * side[k] * weight[k] * dl * hit.normal, ++acc.nc[node[k]];
+      if (wsc[k] > 0) acc.ds[node[k]] -= wsc[k] * weight[k] * m.restRadius[node[k]] * dl, ++acc.ns[node[k]];
+    }
+    ++constraints;
+  }
+  // The ground: each node's sphere above the plane, with friction on the
+  // slide.
+  if (set.ground)
+    for (size_t i = 0; i < n; ++i) {
+      const double C = x.c[i].y() - x.s[i] * m.restRadius[i] - set.groundHeight;
+      if (C >= 0 || pinned(i)) continue;
       ++contacts;
-      const size_t a0 = size_t(m.segmentNode[size_t(ja)]), b0 = size_t(m.segmentNode[size_t(jb)]);
-      const size_t node[4] = {a0, a0 + 1, b0, b0 + 1};
-      const double weight[4] = {1 - hit.alpha, hit.alpha, 1 - hit.beta, hit.beta};
-      const double side[4] = {-1, -1, 1, 1};  // dC/dc = side weight n; dC/ds = -weight r
-      // Against a kinematic pill (a bone) only the positions move: a rigid
-      // bone does not pinch, and a muscle resting on it must be carried, not
-      // deflated step after step by the hard contact.
-      const bool kinematic = (wc[node[0]] == 0 && wc[node[1]] == 0) || (wc[node[2]] == 0 && wc[node[3]] == 0);
-      double wsc[4];
-      for (int k = 0; k < 4; ++k) wsc[k] = kinematic ? 0.0 : ws[node[k]];
-      double denom = 0;
-      for (int k = 0; k < 4; ++k) {
-        denom += wc[node[k]] * weight[k] * weight[k];
-        denom += wsc[k] * weight[k] * weight[k] * m.restRadius[node[k]] * m.restRadius[node[k]];
-      }
-      if (!(denom > 0)) continue;
-      const double dl = -hit.distance / denom;
-      for (int k = 0; k < 4; ++k) {
-        acc.dc[node[k]] += wc[node[k]] * side[k] * weight[k] * dl * hit.normal, ++acc.nc[node[k]];
-        if (wsc[k] > 0) acc.ds[node[k]] -= wsc[k] * weight[k] * m.restRadius[node[k]] * dl, ++acc.ns[node[k]];
-      }
+      const double r = m.restRadius[i];
+      const double dl = -C / (wc[i] + ws[i] * r * r);
+      Vec3 d = wc[i] * dl * Vec3::UnitY();
+      Vec3 slide = x.c[i] - c0[i];
+      slide.y() = 0;
+      const double length = slide.norm();
+      if (length > 0) d -= slide * std::min(1.0, set.friction * (-C) / length);
+      acc.dc[i] += d, ++acc.nc[i];
+      acc.ds[i] -= ws[i] * r * dl, ++acc.ns[i];
       ++constraints;
     }
-    // The ground: each node's sphere above the plane, with friction on the
-    // slide.
-    if (set.ground)
-      for (size_t i = 0; i < n; ++i) {
-        const double C = x.c[i].y() - x.s[i] * m.restRadius[i] - set.groundHeight;
-        if (C >= 0 || pinned(i)) continue;
-        ++contacts;
-        const double r = m.restRadius[i];
-        const double dl = -C / (wc[i] + ws[i] * r * r);
-        Vec3 d = wc[i] * dl * Vec3::UnitY();
-        Vec3 slide = x.c[i] - c0[i];
-        slide.y() = 0;
-        const double length = slide.norm();
-        if (length > 0) d -= slide * std::min(1.0, set.friction * (-C) / length);
-        acc.dc[i] += d, ++acc.nc[i];
-        acc.ds[i] -= ws[i] * r * dl, ++acc.ns[i];
-        ++constraints;
-      }
-    stats_.contacts = contacts;
-    applyCorrections(acc);
-  }
+  stats_.contacts = contacts;
+  return constraints;
+}
 
-  // Velocities from the step's motion.
+// Velocities from the step's motion, less the damping.
+void RodSolver::updateVelocities(const StepWork& w) {
+  const RodModel& m = *model_;
+  const RodSettings& set = settings_;
+  const double h = set.dt;
+  RodState& x = state_;
   const double keep = 1.0 - set.damping;
-  for (size_t i = 0; i < n; ++i) {
-    x.cDot[i] = keep * (x.c[i] - c0[i]) / h;
-    x.sDot[i] = keep * (x.s[i] - s0[i]) / h;
+  for (size_t i = 0; i < m.nodeCount(); ++i) {
+    x.cDot[i] = keep * (x.c[i] - w.c0[i]) / h;
+    x.sDot[i] = keep * (x.s[i] - w.s0[i]) / h;
   }
-  for (size_t j = 0; j < ns; ++j) {
-    Quat dq = x.q[j] * q0[j].conjugate();
+  for (size_t j = 0; j < m.segmentCount(); ++j) {
+    Quat dq = x.q[j] * w.q0[j].conjugate();
     if (dq.w() < 0) dq.coeffs() *= -1;
     x.omega[j] = keep * 2.0 * dq.vec() / h;
   }
   x.time += h;
-  stats_.constraints = constraints;
-  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return stats_;
 }
 
 }  // namespace sinew::viper

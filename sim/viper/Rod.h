@@ -20,6 +20,7 @@
 
 #include <array>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -162,6 +163,15 @@ class RodSolver {
  private:
   RodFrame nodeFrame(size_t node, bool rest) const;
   void projectBundles();
+  // The stages of step(), in order (StepWork: the step's working data).
+  struct StepWork;
+  void predict(StepWork& w);
+  void projectElastic(size_t rod, StepWork& w);
+  void applyCorrections(StepWork& w);
+  int projectContacts(StepWork& w);
+  void updateVelocities(const StepWork& w);
+  bool pinned(size_t i) const;
+  void parallelFor(size_t count, const std::function<void(size_t)>& body);
 
   std::shared_ptr<const RodModel> model_;
   RodSettings settings_;

@@ -132,7 +132,9 @@ TEST_P(AllSolvers, ABadParameterIsRefusedByName) {
     EXPECT_GE(p.defaultValue, p.min) << p.name;
     EXPECT_LE(p.defaultValue, p.max) << p.name;
     EXPECT_FALSE(p.help.empty()) << p.name;
-    if (p.integer) EXPECT_TRUE(refused({{p.name, p.min + 0.5}}, p.name + ": must be a whole number"));
+    if (p.integer) {
+      EXPECT_TRUE(refused({{p.name, p.min + 0.5}}, p.name + ": must be a whole number"));
+    }
   }
 }
 
