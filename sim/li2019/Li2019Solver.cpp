@@ -36,6 +36,7 @@ struct Li2019Solver::Scratch {
   explicit Scratch(int threads) : arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
   tbb::task_arena arena;
   Eigen::MatrixXd y, p, fc, rhs, xhat;
+  Eigen::MatrixXd forces;            // the global step's right-hand side forces (kept: no allocation per iteration)
   std::vector<Vec3> normal;          // contact normal per node
   std::vector<double> depth;         // penetration per node (this iteration)
   std::vector<Vec3> x;
@@ -448,7 +449,8 @@ void Li2019Solver::predict(std::vector<BonePose>& poses) {
 void Li2019Solver::globalStep(const Eigen::MatrixXd& inertial) {
   const Li2019Model& m = *model_;
   Scratch& w = *scratch_;
-  Eigen::MatrixXd forces = w.p + w.fc;
+  Eigen::MatrixXd& forces = w.forces;
+  forces = w.p + w.fc;
   for (size_t i = 0; i < external_.size(); ++i) forces.row(long(i)) += external_[i].transpose();
   for (size_t k = 0; k < m.pinWeight.size(); ++k) {
     const int32_t i = m.options.pinnedNodes[k];
