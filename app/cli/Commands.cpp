@@ -1,4 +1,5 @@
 #include "Commands.h"
+#include "Subcommands.h"
 
 #include "core/Error.h"
 #include "examples/Bars.h"
@@ -13,6 +14,7 @@
 #include "rig/AutoJoints.h"
 #include "rig/RigBuild.h"
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -583,6 +585,127 @@ int exportTets(const ExportTetsArgs& args) {
     }
     return int(kOk);
   });
+}
+
+// ---------------------------------------------------------------------------
+// Registration with the command-line parser (the table in main.cpp).
+
+Subcommand addInfo(CLI::App& app) {
+  auto a = std::make_shared<InfoArgs>();
+  auto* info = app.add_subcommand("info", "Show meshes, skeleton, animations and validation of a mesh or BVH file");
+  info->add_option("file", a->file, "Mesh or motion file")->required();
+  info->add_flag("--json", a->json, "Print JSON");
+  info->add_flag("!--no-self-intersections", a->selfIntersections, "Skip the self-intersection check");
+  info->add_option("--scale", a->scale, "Metres per file unit (default: meshes as they are, BVH units detected)")
+      ->check(CLI::PositiveNumber);
+  return {info, [a] { return sinew::cli::info(*a); }};
+}
+
+Subcommand addImport(CLI::App& app) {
+  auto a = std::make_shared<ImportArgs>();
+  auto* imp = app.add_subcommand("import", "Import files into a project");
+  imp->add_option("files", a->files, "Mesh or BVH files")->required();
+  imp->add_option("-o,--output", a->output, "Project file to write (.sinew)")->required();
+  imp->add_option("--scale", a->scale, "Metres per file unit (default: meshes as they are, BVH units detected)")
+      ->check(CLI::PositiveNumber);
+  auto* mergeAll = imp->add_flag("--merge", a->merge, "Merge all meshes of a file into one object");
+  imp->add_flag("--separate", a->separate,
+                "Keep every mesh of a file apart (default: skinned body parts join into one body, small parts follow)")
+      ->excludes(mergeAll);
+  imp->add_flag("!--no-weld", a->weld, "Keep duplicate vertices");
+  auto* append = imp->add_flag("--append", a->append, "Add to an existing project");
+  imp->add_flag("--overwrite", a->overwrite, "Replace an existing project")->excludes(append);
+  return {imp, [a] { return importFiles(*a); }};
+}
+
+Subcommand addProjectInfo(CLI::App& app) {
+  auto a = std::make_shared<ProjectInfoArgs>();
+  auto* pinfo = app.add_subcommand("project-info", "Summarise a project file");
+  pinfo->add_option("project", a->project, "Project file (.sinew)")->required();
+  pinfo->add_flag("--json", a->json, "Print JSON");
+  return {pinfo, [a] { return projectInfo(*a); }};
+}
+
+Subcommand addExample(CLI::App& app) {
+  auto a = std::make_shared<ExampleArgs>();
+  auto* ex = app.add_subcommand("example", "Generate an example project");
+  ex->add_option("name", a->name, "Example name: humanoid, humanoid-rigged (cage, weights and motion clips: ready to simulate), bar or chain (Li et al. 2019 scenes: simulate with --solver li2019), octopus, band or arm (VIPER scenes: simulate with --solver viper), free-body, fish or pachinko (Sheth et al. 2015 scenes: simulate with --solver sheth2015)")->required();
+  ex->add_option("-o,--output", a->output, "Project file to write")->required();
+  ex->add_flag("--overwrite", a->overwrite, "Replace an existing file");
+  ex->add_option("--count", a->count, "octopus: how many octopi (default 1)")->check(CLI::Range(1, 10000));
+  ex->add_option("--cage-nodes", a->cageNodes, "pachinko: the character's volume resolution (default 1200)")->check(CLI::Range(100, 200000));
+  ex->add_option("--spacing", a->spacing, "Surface resolution: grid cell size in metres (humanoid: default 0.028; free-body, fish: 0.012)")
+      ->check(CLI::Range(0.004, 0.2));
+  return {ex, [a] { return example(*a); }};
+}
+
+Subcommand addExport(CLI::App& app) {
+  auto a = std::make_shared<ExportArgs>();
+  auto* exp = app.add_subcommand("export", "Export a project's meshes (format from the extension)");
+  exp->add_option("project", a->project, "Project file (.sinew)")->required();
+  exp->add_option("-o,--output", a->output, "Output file (.obj, .stl, .ply, .glb, .gltf, .dae, ...)")->required();
+  exp->add_option("--mesh", a->meshes, "Mesh name(s) to export (default: all)");
+  return {exp, [a] { return exportMeshes(*a); }};
+}
+
+Subcommand addRig(CLI::App& app) {
+  auto a = std::make_shared<RigArgs>();
+  auto* rigCmd = app.add_subcommand("rig", "Build what a project's rig is missing: bone shapes, cage, regions, weights");
+  rigCmd->add_option("project", a->project, "Project file (.sinew)")->required();
+  rigCmd->add_option("-o,--output", a->output, "Project file to write (may be the input)")->required();
+  rigCmd->add_option("--cage-nodes", a->cageNodes, "Target number of cage nodes")->check(CLI::Range(50, 200000));
+  rigCmd->add_flag("--regions", a->regions, "Also build the conforming mesh with bone regions (Li 2019)");
+  rigCmd->add_option("--weights", a->weights, "Weights: bbw (bounded biharmonic), harmonic or none")
+      ->check(CLI::IsMember({"bbw", "harmonic", "none"}));
+  rigCmd->add_flag("--rebuild", a->rebuild, "Rebuild the parts even if present");
+  rigCmd->add_flag("--json", a->json, "Print JSON");
+  rigCmd->add_flag("--overwrite", a->overwrite, "Replace an existing output file");
+  rigCmd->add_option("--skeleton", a->skeleton,
+                     "For a mesh without a skeleton: 'auto' places a 19-joint CMU-named skeleton in the mesh (T- or "
+                     "A-pose humanoid), or a BVH/armature file whose skeleton is fitted to those joints");
+  rigCmd->add_flag("!--no-stability-check", a->stabilityCheck,
+                   "Skip the fall test that finds the Liu 2013 time step a new cage is stable at");
+  return {rigCmd, [a] { return rig(*a); }};
+}
+
+Subcommand addExportTets(CLI::App& app) {
+  auto a = std::make_shared<ExportTetsArgs>();
+  auto* tets = app.add_subcommand("export-tets", "Write a project's volume as a Medit .mesh (+ .joint for bone regions)");
+  tets->add_option("project", a->project, "Project file (.sinew)")->required();
+  tets->add_option("-o,--output", a->output, "Output .mesh file")->required();
+  tets->add_option("--volume", a->volume, "Volume name (default: the first)");
+  return {tets, [a] { return exportTets(*a); }};
+}
+
+Subcommand addViperize(CLI::App& app) {
+  auto a = std::make_shared<ViperizeArgs>();
+  auto* vip = app.add_subcommand("viperize", "Turn a painted muscle into VIPER rods (Angles et al. 2019, Section 8.1)");
+  vip->add_option("project", a->project, "Project file (.sinew)")->required();
+  vip->add_option("--muscle", a->muscle, "The muscle: a rod body of the project with a painted surface")->required();
+  vip->add_option("--rods", a->rods, "K: rods (default: the muscle's, 5 when new)")->check(CLI::Range(1, 64));
+  vip->add_option("--slices", a->slices, "M: slices, i.e. nodes per rod (default: the muscle's, 8 when new)")->check(CLI::Range(2, 200));
+  vip->add_option("--seed", a->seed, "Seed of the slice sampling (default 1)");
+  vip->add_option("-o,--output", a->output, "Project file to write (default: the input)");
+  vip->add_flag("--json", a->json, "Print a JSON summary");
+  return {vip, [a] { return viperize(*a); }};
+}
+
+Subcommand addAddMuscle(CLI::App& app) {
+  auto a = std::make_shared<AddMuscleArgs>();
+  auto* am = app.add_subcommand("add-muscle", "Add a muscle between two bones (a generated spindle, or a mesh of the project), painted at its ends");
+  am->add_option("project", a->project, "Project file (.sinew) with a skeleton")->required();
+  am->add_option("--name", a->name, "The muscle's name")->required();
+  am->add_option("--origin", a->origin, "The bone its origin (sources) attaches to")->required();
+  am->add_option("--insertion", a->insertion, "The bone its insertion (sinks) attaches to")->required();
+  am->add_option("--mesh", a->mesh, "Use this mesh of the project as its surface (default: generate a spindle)");
+  am->add_option("--belly", a->belly, "Spindle belly radius, m (default: 12% of its length)")->check(CLI::Range(0.0, 10.0));
+  am->add_option("--side", a->side, "x,y,z: the side of the bones the spindle lies on (default 0,1,0)")->delimiter(',')->expected(3);
+  am->add_option("--paint-ends", a->paintReach, "Paint sources and sinks this fraction of its length from each end (default 0.1)")->check(CLI::Range(0.01, 0.44));
+  am->add_option("--rods", a->rods, "K for viperize (default 5)")->check(CLI::Range(1, 64));
+  am->add_option("--slices", a->slices, "M for viperize (default 8)")->check(CLI::Range(2, 200));
+  am->add_flag("--viperize", a->viperize, "Viperize it right away");
+  am->add_option("-o,--output", a->output, "Project file to write (default: the input)");
+  return {am, [a] { return addMuscle(*a); }};
 }
 
 }  // namespace sinew::cli

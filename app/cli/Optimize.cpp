@@ -1,6 +1,7 @@
 // sinew-cli optimize: build a controller for a segment of a motion clip by
 // sampling (control/Samcon.h), save it in a project and report every window.
 #include "Commands.h"
+#include "Subcommands.h"
 #include "MpiEvaluator.h"
 
 #include "control/Feedback.h"
@@ -10,6 +11,7 @@
 #include "io/FileUtil.h"
 #include "io/ProjectFile.h"
 
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -366,6 +368,82 @@ int fitFeedback(const FitFeedbackArgs& args) {
     std::cout << "saved to " << args.output << std::endl;
     return int(kOk);
   });
+}
+
+// ---------------------------------------------------------------------------
+// Registration with the command-line parser (the table in main.cpp).
+
+Subcommand addOptimize(CLI::App& app) {
+  auto a = std::make_shared<OptimizeArgs>();
+  auto* opt = app.add_subcommand("optimize", "Build a controller that makes the character perform a motion clip segment (sampling, Liu et al. 2013)");
+  opt->add_option("project", a->project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
+  opt->add_option("--clip", a->clip, "Motion clip: a clip name in the project, or a .bvh file (added to the output)")->required();
+  opt->add_option("--start", a->start, "Segment start in the clip, s (default 0)")->check(CLI::Range(0.0, 1e5));
+  opt->add_option("--end", a->end, "Segment end in the clip, s (default: the clip's end)")->check(CLI::Range(0.0, 1e5));
+  opt->add_option("--samples", a->samples, "Samples per control window (default 200)")->check(CLI::Range(1, 1000000));
+  opt->add_option("--keep", a->keep, "States kept per window (default 10)")->check(CLI::Range(1, 10000));
+  opt->add_option("--rounds", a->rounds,
+                  "Refinement rounds per window: the samples are split into R rounds, each later one drawn around "
+                  "the best so far with less noise (default 1: a single draw, as in the paper)")
+      ->check(CLI::Range(1, 100));
+  opt->add_option("--threads", a->threads, "Sample evaluation threads (default: all cores)")->check(CLI::Range(1, 256));
+  opt->add_option("--seed", a->seed, "Random seed (default 1)");
+  opt->add_option("--store-clip", a->storeClip,
+                  "Keep a --clip read from a .bvh file in the output project: on|off (default on; the controller "
+                  "carries its retargeted segment either way)")
+      ->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--time-scaling", a->timeScaling, "Sample each window's duration: on|off")->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--id-init", a->idInit, "Initial targets by inverse dynamics (else the reference pose): on|off")
+      ->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--feedback", a->feedback, "Balance feedback in the loop while sampling, saved with the controller as its feedback policy: on|off (default on)")->check(CLI::IsMember({"on", "off"}));
+  opt->add_option("--fit-feedback", a->fitRollouts,
+                  "Fit the feedback gains from N pushed rollouts after the search (default 0: keep the default gains)")
+      ->check(CLI::Range(0, 1000));
+  opt->add_option("--fit-push", a->fitPush, "Push of the fitting rollouts, m/s (default 0.6)")->check(CLI::Range(0.0, 10.0));
+  opt->add_option("--window", a->window, "Control window length, s (default 0.1)")->check(CLI::Range(0.02, 1.0));
+  opt->add_option("--noise", a->noise, "Target noise per degree of freedom, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
+  opt->add_option("--weights", a->weights,
+                  "Cost weights that differ from the defaults, as KEY=VALUE,... with keys pose, root, position, "
+                  "endEffector, balance, velocity (defaults 1, 2, 1, 4, 8, 0.2)");
+  opt->add_option("--gains", a->gains,
+                  "Balance feedback gains that differ from the defaults, as KEY=VALUE,... with keys ankle_tilt, "
+                  "ankle_balance, ankle_velocity, hip_tilt, hip_balance, hip_velocity (stance legs), swing_hip_balance, "
+                  "swing_hip_velocity (foot placement by a swinging leg's hip; negative puts the foot where the centre "
+                  "of mass goes) (defaults 3, 0, 0.2, 0, 0, 0, -0.5, -1)");
+  opt->add_option("--pd-frequency", a->pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));
+  opt->add_option("--stance-angle", a->stanceAngle,
+                  "leg servos stiff enough to carry the body with about this error, rad (default 0.1; 0: plain inertia gains)")
+      ->check(CLI::Range(0.0, 1.0));
+  opt->add_option("--name", a->name, "Controller name (default: clip and segment); replaces a controller of that name");
+  opt->add_option("-o,--output", a->output, "Project file to write (may be the input)")->required();
+  opt->add_option("--stats-json", a->statsJson, "Write per-window costs, tracking errors, samples and wall time as JSON");
+  opt->add_flag("--overwrite", a->overwrite, "Replace an existing output file");
+  return {opt, [a] { return optimize(*a); }};
+}
+
+Subcommand addFitFeedback(CLI::App& app) {
+  auto a = std::make_shared<FitFeedbackArgs>();
+  auto* fit = app.add_subcommand("fit-feedback",
+                                 "Fit a saved controller's feedback by least squares on perturbed rollouts (Liu et al. 2012)");
+  fit->add_option("project", a->project, "Project file")->required()->check(CLI::ExistingFile);
+  fit->add_option("--controller", a->controller, "The controller (by name)")->required();
+  fit->add_option("--rollouts", a->rollouts, "Pushed rollouts that record corrections (and one unpushed; default 12)")
+      ->check(CLI::Range(0, 1000));
+  fit->add_option("--push", a->push, "Push of the rollouts, m/s (default 0.6)")->check(CLI::Range(0.0, 10.0));
+  fit->add_option("--corrections", a->corrections, "Corrections tried per window of a rollout (default 12)")
+      ->check(CLI::Range(1, 1000));
+  fit->add_option("--noise", a->noise, "Spread of the corrections tried, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
+  fit->add_option("--ridge", a->ridge, "Ridge regularisation, relative (default 0.1)")->check(CLI::Range(0.0, 1e6));
+  fit->add_option("--pool", a->pool, "Windows on either side whose pairs also fit a window's map (default 1)")
+      ->check(CLI::Range(0, 1000));
+  fit->add_option("--validation", a->validation, "Held-out pushed rollouts that decide whether the fit is kept (default 6)")
+      ->check(CLI::Range(0, 1000));
+  fit->add_option("--seed", a->seed, "Random seed (default 1)");
+  fit->add_option("--threads", a->threads, "Rollout threads (default: all cores)")->check(CLI::Range(1, 256));
+  fit->add_option("-o,--output", a->output, "Project file to write (may be the input)")->required();
+  fit->add_option("--stats-json", a->statsJson, "Write the fit's figures as JSON");
+  fit->add_flag("--overwrite", a->overwrite, "Replace an existing output file");
+  return {fit, [a] { return sinew::cli::fitFeedback(*a); }};
 }
 
 }  // namespace sinew::cli

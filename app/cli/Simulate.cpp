@@ -1,6 +1,7 @@
 // sinew-cli simulate: run a solver on a project and write the stats JSON
 // (and optionally the animation).
 #include "Commands.h"
+#include "Subcommands.h"
 
 #include "control/Optimize.h"
 #include "core/Error.h"
@@ -21,6 +22,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <sstream>
+#include <map>
 #include <iostream>
 #include <thread>
 
@@ -572,6 +576,83 @@ int simulate(const SimulateArgs& args) {
     }
     return int(kOk);
   });
+}
+
+// ---------------------------------------------------------------------------
+// Registration with the command-line parser (the table in main.cpp).
+
+Subcommand addSimulate(CLI::App& app) {
+  auto a = std::make_shared<SimulateArgs>();
+  auto* sim = app.add_subcommand("simulate", "Simulate a rigged character and write per-frame stats (and the animation)");
+  sim->add_option("project", a->project, "Project file (.sinew) with a rig (sinew-cli rig)")->required();
+  std::vector<std::string> solverNames;
+  for (sinew::SolverKind k : sinew::kSolverKinds) solverNames.push_back(sinew::solverKindName(k));
+  sim->add_option("--solver", a->solver, "Solver: liu2013 (default; the cage), li2019 (the conforming mesh of sinew-cli rig --regions; passive, or bones driven kinematically by --motion), viper (the rod bodies) or sheth2015 (deformable bones cut from the cage)")
+      ->check(CLI::IsMember(solverNames));
+  // The solvers' parameters, from the registry (solver/Solvers.h): one flag
+  // per name, its help listing each solver's unit, default and range; the
+  // values are checked there, against the solver chosen.
+  std::map<std::string, std::string> paramHelp;
+  std::map<std::string, bool> paramCount;
+  for (sinew::SolverKind k : sinew::kSolverKinds)
+    for (const sinew::ParamSpec& p : sinew::solverParams(k)) {
+      std::ostringstream h;
+      if (paramHelp[p.name].empty()) h << p.help << " (";
+      else h << "; ";
+      h << sinew::solverKindName(k) << ": default " << p.defaultValue << (p.unit.empty() ? "" : " " + p.unit) << ", " << p.min
+        << ".." << p.max;
+      paramHelp[p.name] += h.str();
+      paramCount[p.name] = p.integer;
+    }
+  for (auto& [name, help] : paramHelp)
+    sim->add_option_function<double>("--" + name, [a, name = name](double v) { a->params[name] = v; }, help + ")")
+        ->type_name(paramCount[name] ? "N" : "FLOAT");
+  sim->add_option("--activation", a->activation, "viper: activation of every rod body, 0..1 (default: the project's)")->check(CLI::Range(0.0, 1.0));
+  sim->add_option("--threshold", a->threshold, "sheth2015: skinning-weight threshold of the decomposition into overlapping bones (default 0.2)")->check(CLI::Range(0.01, 0.99));
+  sim->add_option("--joints-per-overlap", a->jointsPerOverlap, "sheth2015: point joints laid out in each overlap (default 3)")->check(CLI::Range(1, 20));
+  sim->add_option("--proxy-sites", a->proxySites, "sheth2015: collision proxy size, skin particles (default 1500; 0: every boundary node)")->check(CLI::Range(0, 1000000));
+  sim->add_option("--copies", a->copies, "sheth2015: characters dropped side by side (default 1)")->check(CLI::Range(1, 1000));
+  sim->add_option("--excite", a->excite, "sheth2015: random initial reduced displacement of every body (Fig. 3), amplitude")->check(CLI::Range(0.0, 10.0));
+  sim->add_option("--seconds", a->seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
+  sim->add_option("--fps", a->fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
+  sim->add_option("--motion", a->motion, "Motion clip: a clip name in the project or a .bvh file");
+  sim->add_option("--drive", a->drive, "How the skeleton follows the clip: kinematic (one-way) or pd (two-way); li2019: kinematic only")
+      ->check(CLI::IsMember({"kinematic", "pd", "hold"}));
+  sim->add_option("--driven-bones", a->drivenBones,
+                  "li2019: the bones the clip drives, comma-separated (default: all; the others stay passive); sheth2015: the bones that follow the clip kinematically (required with --motion)")
+      ->delimiter(',');
+  sim->add_option("--pin-box", a->pinBox,
+                  "li2019: pin the conforming mesh's nodes inside this box (x0,y0,z0,x1,y1,z1, metres) at their rest positions")
+      ->delimiter(',')
+      ->expected(6);
+  sim->add_option("--gravity", a->gravity, "on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--contact", a->contact, "on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--plasticity", a->plasticity, "on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--damping", a->damping, "pose|rayleigh|none")->check(CLI::IsMember({"pose", "rayleigh", "none"}));
+  sim->add_option("--youngs-modulus", a->youngsModulus, "Flesh Young's modulus, Pa")->check(CLI::Range(1.0, 1e9));
+  sim->add_option("--poisson-ratio", a->poissonRatio, "Flesh Poisson ratio")->check(CLI::Range(0.0, 0.49));
+  sim->add_option("--density", a->density, "Flesh density, kg/m^3")->check(CLI::Range(1.0, 1e5));
+  sim->add_option("--pose-damping", a->poseDamping, "Pose-based damping coefficient c, 1/s")->check(CLI::Range(0.0, 1e4));
+  sim->add_option("--collider", a->colliders,
+                  "A static collider (repeatable): sphere:x,y,z,radius | box:x,y,z,hx,hy,hz (half extents) | "
+                  "capsule:x,y,z,radius,halfLength (axis along y); metres; added to the project's colliders");
+  sim->add_option("--ground-height", a->groundHeight, "Height of the ground plane, m (default: the project's, or 0)")->check(CLI::Range(-1e3, 1e3));
+  sim->add_option("--friction", a->friction, "Ground friction coefficient (default: the project's, or 0.9)")->check(CLI::Range(0.0, 10.0));
+  sim->add_option("--stats-json", a->statsJson, "Write per-frame stats and a summary as JSON");
+  sim->add_option("--export", a->exportDir, "Write the surface as OBJ sequence and .pc2, the skeleton as .bvh, to this folder");
+
+  sim->add_option("--controller", a->controller, "Play a controller of the project (sinew-cli optimize) instead of a drive");
+  sim->add_option("--feedback", a->feedback, "With the controller's feedback policy: on|off")->check(CLI::IsMember({"on", "off"}));
+  sim->add_option("--push", a->push,
+                  "T,VX,VY,VZ: a shove at T s that gives the whole body (VX, VY, VZ) m/s in the world (Liu 2013 solver; "
+                  "with a controller, its summary reports how far the character tilted)")
+      ->expected(4)
+      ->delimiter(',');
+  return {sim, [a, sim] {
+    a->secondsGiven = sim->count("--seconds") > 0;
+    a->driveGiven = sim->count("--drive") > 0;
+    return simulate(*a);
+  }};
 }
 
 }  // namespace sinew::cli
