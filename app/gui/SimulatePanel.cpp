@@ -10,6 +10,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QSlider>
@@ -113,6 +114,13 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   df->addRow(tr("Clip"), clip_);
   v->addWidget(driveBox);
 
+  // The chosen solver's parameters, generated from the registry's table.
+  paramsBox_ = new QGroupBox(tr("Solver parameters"), this);
+  paramsBox_->setObjectName("simParamsBox");
+  paramsForm_ = new QFormLayout(paramsBox_);
+  v->addWidget(paramsBox_);
+  rebuildParams();
+
   // VIPER: muscle activation (every rod body) and the pills' display.
   auto* viperBox = new QGroupBox(tr("Rods (VIPER)"), this);
   auto* vf = new QFormLayout(viperBox);
@@ -142,13 +150,6 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   shethBox_ = new QGroupBox(tr("Deformable bones (Sheth 2015)"), this);
   shethBox_->setObjectName("simShethBox");
   auto* sf = new QFormLayout(shethBox_);
-  shethModes_ = new QSpinBox(shethBox_);
-  shethModes_->setObjectName("simShethModes");
-  shethModes_->setRange(1, 30);
-  shethModes_->setValue(sim_->shethModes());
-  shethModes_->setToolTip(tr("Vibration modes kept per reduced body (the body's lowest ones). More modes: richer "
-                             "deformation, a slower build and step. A change rebuilds on the next Play or Reset"));
-  sf->addRow(tr("Modes per body"), shethModes_);
   buildProgress_ = new QProgressBar(shethBox_);
   buildProgress_->setObjectName("simBuildProgress");
   buildProgress_->setRange(0, 100);
@@ -255,6 +256,7 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
     drive_->setEnabled(true);
     clip_->setEnabled(clip_->count() > 0);
     shethBox_->setVisible(sheth);
+    rebuildParams();
     refreshModes();
   });
   connect(activation_, &QSlider::valueChanged, this, [this](int value) {
@@ -274,7 +276,6 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
     pills_->setChecked(sim_->viewport()->settings().pills);
   });
   shethBox_->setVisible(sim_->solver() == SimulationController::Solver::Sheth2015);
-  connect(shethModes_, &QSpinBox::valueChanged, sim_, &SimulationController::setShethModes);
   connect(sim_, &SimulationController::buildProgress, this, [this](double f) {
     buildProgress_->setValue(int(std::lround(100 * std::clamp(f, 0.0, 1.0))));
     buildProgress_->setVisible(sim_->building());
@@ -321,6 +322,45 @@ void SimulatePanel::refreshClips() {
   for (const ClipObject& c : doc_->project().clips) clip_->addItem(QString::fromStdString(c.clip.name), qulonglong(c.id));
   if (const int i = clip_->findData(current); i >= 0) clip_->setCurrentIndex(i);
   clip_->setEnabled(clip_->count() > 0);
+}
+
+void SimulatePanel::rebuildParams() {
+  while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
+  const SolverKind kind = sim_->solver();
+  const SolverParams& current = sim_->solverParams(kind);
+  for (const ParamSpec& spec : solverParams(kind)) {
+    if (kind == SolverKind::Liu2013 && spec.name == "dt") continue;  // the project's: the Scene box's Time step
+    const double value = paramValue(kind, current, spec.name);
+    const QString tip = QString::fromStdString(spec.help) +
+                        tr(" (default %1%2, %3 to %4)")
+                            .arg(spec.defaultValue)
+                            .arg(spec.unit.empty() ? QString() : " " + QString::fromStdString(spec.unit))
+                            .arg(spec.min)
+                            .arg(spec.max);
+    QWidget* editor = nullptr;
+    const std::string name = spec.name;
+    if (spec.integer) {
+      auto* box = new QSpinBox(paramsBox_);
+      box->setRange(int(spec.min), int(spec.max));
+      box->setValue(int(value));
+      if (spec.name == "threads") box->setSpecialValueText(tr("all cores"));
+      connect(box, &QSpinBox::valueChanged, this, [this, kind, name](int v) { sim_->setSolverParam(kind, name, v); });
+      editor = box;
+    } else {
+      auto* box = new QDoubleSpinBox(paramsBox_);
+      box->setDecimals(6);
+      box->setRange(spec.min, spec.max);
+      box->setSingleStep(spec.defaultValue / 10);
+      box->setValue(value);
+      if (!spec.unit.empty()) box->setSuffix(" " + QString::fromStdString(spec.unit));
+      connect(box, &QDoubleSpinBox::valueChanged, this, [this, kind, name](double v) { sim_->setSolverParam(kind, name, v); });
+      editor = box;
+    }
+    editor->setObjectName("simParam_" + QString::fromStdString(spec.name));
+    editor->setToolTip(tip);
+    paramsForm_->addRow(QString::fromStdString(spec.help).section(" (", 0, 0), editor);
+  }
+  paramsBox_->setVisible(paramsForm_->rowCount() > 0);
 }
 
 void SimulatePanel::refreshModes() {

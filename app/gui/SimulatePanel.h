@@ -18,6 +18,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QFormLayout;
 class QGroupBox;
 class QProgressBar;
 class QPushButton;
@@ -50,6 +51,9 @@ class SimulatePanel : public QWidget {
   static constexpr double kModeAnimationHz = 1.0;
 
  private:
+  // The chosen solver's parameter editors, one per entry of the registry's
+  // table (solver/Solvers.h): range, default and help from there.
+  void rebuildParams();
   void refreshClips();
   void applyDrive();
   void applyToggles();
@@ -70,7 +74,8 @@ class SimulatePanel : public QWidget {
   QLabel* activationValue_;
   QCheckBox* pills_;
   QGroupBox* shethBox_;
-  QSpinBox* shethModes_;
+  QGroupBox* paramsBox_;
+  QFormLayout* paramsForm_;
   QProgressBar* buildProgress_;
   QComboBox* modeBody_;
   QSpinBox* mode_;

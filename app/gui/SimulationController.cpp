@@ -200,12 +200,24 @@ void SimulationController::setActivation(double activation) {
   }
 }
 
-void SimulationController::setShethModes(int modes) {
-  modes = std::clamp(modes, 1, 30);
-  if (modes == shethModes_) return;
-  shethModes_ = modes;
-  // A built Sheth 2015 model keeps its modes until the next Play or Reset rebuilds it.
-  if (solverKind_ == Solver::Sheth2015 && frameCount() > 0 && !modelDirty_) {
+static const SolverParams& noSolverParams() {
+  static const SolverParams none;
+  return none;
+}
+
+const SolverParams& SimulationController::solverParams(Solver kind) const {
+  const auto it = params_.find(kind);
+  return it == params_.end() ? noSolverParams() : it->second;
+}
+
+void SimulationController::setSolverParam(Solver kind, const std::string& name, double value) {
+  SolverParams p = solverParams(kind);
+  p[name] = value;
+  validateParams(kind, p);  // the editors keep to the table's ranges: a refusal here is a programming error
+  if (params_[kind] == p) return;
+  params_[kind] = std::move(p);
+  // A built model keeps its parameters until the next Play or Reset rebuilds it.
+  if (solverKind_ == kind && frameCount() > 0 && !modelDirty_) {
     modelDirty_ = true;
     emit stateChanged();
   }
@@ -348,7 +360,7 @@ void SimulationController::startWorker(int frames) {
   }
   if (!solver_) {
     if (solverKind_ == Solver::Sheth2015 && !controller_ && !kinematicClip_) {
-      log_->info(tr("Simulation: building the Sheth 2015 deformable bones (%1 modes per body)...").arg(shethModes_));
+      log_->info(tr("Simulation: building the Sheth 2015 deformable bones (%1 modes per body)...").arg(shethModes()));
       if (settings.drive != DriveMode::Hold && settings.clip)
         log_->info(tr("Simulation: Sheth 2015: the pelvis follows '%1' kinematically, the other bones hang from it")
                        .arg(QString::fromStdString(settings.clip->name)));
@@ -373,11 +385,11 @@ void SimulationController::startWorker(int frames) {
   // The project is copied: the worker never reads the Document.
   Project project = solver_ ? Project{} : doc_->project();
   const double activation = activation_;
-  const int modes = shethModes_;
+  SolverParams params = solverParams(solverKind_);
   building_ = !solver_;
   postedProgress_ = -1;
-  worker_ = std::thread([this, project = std::move(project), frames, settings, activation, modes]() mutable {
-    workerLoop(settings, std::move(project), frames, activation, modes);
+  worker_ = std::thread([this, project = std::move(project), frames, settings, activation, params]() mutable {
+    workerLoop(settings, std::move(project), frames, activation, std::move(params));
   });
   emit stateChanged();
 }
@@ -420,11 +432,12 @@ SimulationController::Frame SimulationController::captureFrame() const {
 }
 
 void SimulationController::workerLoop(liu2013::Settings settings, Project project, int frames, double activation,
-                                      int shethModes) {
+                                      SolverParams params) {
   auto post = [this](auto fn) { QMetaObject::invokeMethod(this, fn, Qt::QueuedConnection); };
   bool builtHere = false;
   try {
     if (!solver_) {
+      if (solverKind_ == Solver::Liu2013) settings.threads = int(paramValue(Solver::Liu2013, params, "threads"));
       std::shared_ptr<const liu2013::Liu2013Model> model;
       std::unique_ptr<liu2013::Liu2013Solver> solver;
       std::shared_ptr<const control::ReferenceMotion> reference;
@@ -460,7 +473,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
           const int percent = std::clamp(int(f * 100), 0, 100);
           if (percent != postedProgress_.exchange(percent)) post([this, f] { emit buildProgress(f); });
         };
-        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Sheth2015, {{"modes", shethModes}}, progress);
+        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Sheth2015, params, progress);
         auto* sh = static_cast<sheth2015::Sheth2015Simulation*>(made.get());
         sh->setToggles(settings.toggles);
         applyMotion(*sh, settings);
@@ -475,14 +488,14 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
         }
         const QString summary = tr("Simulation: Sheth 2015: %1 deformable bones, %2 modes each, %3 joints")
                                     .arg(bones.models.size())
-                                    .arg(shethModes)
+                                    .arg(int(paramValue(SolverKind::Sheth2015, params, "modes")))
                                     .arg(sh->world().joints().size());
         post([this, summary] { log_->info(summary); });
         shethPtr = sh;
         built = std::move(made);
       } else if (solverKind_ == Solver::Viper) {
         // VIPER on the project's rod bodies, with the project's ground (like sinew-cli simulate --solver viper).
-        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Viper);
+        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Viper, params);
         auto* v = static_cast<viper::ViperSimulation*>(made.get());
         v->setToggles(settings.toggles);
         applyActivation(*v, activation);
@@ -503,7 +516,7 @@ void SimulationController::workerLoop(liu2013::Settings settings, Project projec
         built = std::move(made);
       } else {
         // Li 2019 on the conforming mesh, with the project's ground and colliders.
-        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Li2019);
+        std::unique_ptr<Simulation> made = makeSimulation(project, SolverKind::Li2019, params);
         auto* li = static_cast<li2019::Li2019Simulation*>(made.get());
         li->setToggles(settings.toggles);
         applyMotion(*li, settings);

@@ -23,6 +23,7 @@
 #include "liu2013/Liu2013.h"
 #include "rig/Followers.h"
 #include "solver/Simulation.h"
+#include "solver/Solvers.h"
 
 namespace sinew::li2019 {
 class Li2019Simulation;
@@ -75,7 +76,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   bool hasSimulation() const { return frameCount() > 0; }
 
   // Settings.
-  enum class Solver { Liu2013, Li2019, Viper, Sheth2015 };
+  using Solver = SolverKind;  // the registry's kinds (solver/Solvers.h)
   // Drops the current simulation; the next Play builds the chosen solver's
   // model (Li 2019 and VIPER: bones passive or driven kinematically by the
   // clip; PD drive and controllers do not apply).
@@ -85,10 +86,13 @@ class SimulationController : public QObject, public ViewportInteraction {
   // takes it at its next frame; a new one starts with it).
   void setActivation(double activation);
   double activation() const { return activation_; }
-  // Sheth 2015: modes per reduced body (1..30) of the next build; a change
-  // outdates a built model (the next Play or Reset rebuilds it).
-  void setShethModes(int modes);
-  int shethModes() const { return shethModes_; }
+  // A solver parameter of the registry's table for the next build (the
+  // Simulate dock's editors are generated from the table); a change outdates
+  // a built model of that solver (the next Play or Reset rebuilds it).
+  // Liu 2013's step is the project's (the Scene box's Time step).
+  void setSolverParam(Solver kind, const std::string& name, double value);
+  const SolverParams& solverParams(Solver kind) const;
+  int shethModes() const { return int(paramValue(Solver::Sheth2015, solverParams(Solver::Sheth2015), "modes")); }
   // True while the worker builds a model (Sheth 2015 reports progress
   // through buildProgress()).
   bool building() const { return building_; }
@@ -207,7 +211,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   void applySettings();  // the current settings to the solver (now, or at the worker's next frame)
   void startWorker(int frames);  // frames < 0: until paused
   void stopWorker();
-  void workerLoop(liu2013::Settings settings, Project project, int frames, double activation, int shethModes);
+  void workerLoop(liu2013::Settings settings, Project project, int frames, double activation, SolverParams params);
   void pushSettings(const liu2013::Settings& s);  // to the solver (the worker's, or idle)
   void onFrame();
   void onWorkerFailed(const QString& message, bool build);
@@ -248,7 +252,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   li2019::Li2019Simulation* li_ = nullptr;                // solver_ when it is Li 2019's
   viper::ViperSimulation* viper_ = nullptr;               // solver_ when it is VIPER's
   sheth2015::Sheth2015Simulation* sheth_ = nullptr;       // solver_ when it is Sheth 2015's
-  int shethModes_ = 10;                                   // Sheth 2015: modes per body of the next build
+  std::map<Solver, SolverParams> params_;                 // per solver, for the next build
   std::vector<ModalBody> modalBodies_;                    // Sheth 2015: of the built model (under mutex_)
   std::map<std::pair<int, int>, double> modeScale_;       // Sheth 2015: q per metre of surface motion, per (body, mode)
   std::atomic<bool> building_{false};

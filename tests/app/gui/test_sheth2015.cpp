@@ -123,10 +123,17 @@ double maxDistance(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
 // above where the same run without the grab has it.
 TEST_F(ShethTest, BuildsInTheBackgroundFallsAndIsGrabbed) {
   chooseSheth();
-  auto* modes = child<QSpinBox>("simShethModes");
-  EXPECT_EQ(modes->minimum(), 1);
-  EXPECT_EQ(modes->maximum(), 30);
+  // The editor is generated from the solver registry's table.
+  auto* modes = child<QSpinBox>("simParam_modes");
+  ASSERT_NE(modes, nullptr);
+  const ParamSpec* spec = nullptr;
+  for (const ParamSpec& p : solverParams(SolverKind::Sheth2015))
+    if (p.name == "modes") spec = &p;
+  ASSERT_NE(spec, nullptr);
+  EXPECT_EQ(modes->minimum(), int(spec->min));
+  EXPECT_EQ(modes->maximum(), int(spec->max));
   EXPECT_EQ(modes->value(), 10);
+  EXPECT_NE(child<QSpinBox>("simParam_sweeps"), nullptr);
   EXPECT_TRUE(child<QComboBox>("simDrive")->isEnabled()) << "a clip can move the pelvis";
   EXPECT_FALSE(child<QCheckBox>("simModeAnimate")->isEnabled()) << "no bodies before the build";
 
@@ -313,7 +320,7 @@ TEST_F(ShethTest, ModeViewerAnimatesOneMode) {
   animate->setChecked(false);
 
   // Fewer modes per body: the model is outdated and the next Step rebuilds it.
-  child<QSpinBox>("simShethModes")->setValue(4);
+  child<QSpinBox>("simParam_modes")->setValue(4);
   EXPECT_TRUE(sim()->modelOutdated());
   QTest::mouseClick(window->simulatePanel()->stepButton(), Qt::LeftButton);
   ASSERT_TRUE(waitUntil([&] { return !sim()->simulating(); }, 120000));

@@ -14,6 +14,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLineSeries>
@@ -205,6 +206,37 @@ TEST_F(StateTest, PlaybackIsPacedToRealTime) {
   sim->pause();
   sim->setRealTime(false);
   EXPECT_LE(simulated, wall + 0.1) << "no faster than the wall clock";
+}
+
+// The Simulate dock's solver parameters are generated from the registry's
+// table: one editor per parameter of the chosen solver, its range and
+// default from there, its value used by the next build.
+TEST_F(StateTest, SolverParameterEditorsComeFromTheRegistry) {
+  open("projects/humanoid/humanoid-rigged.sinew");
+  window->findChild<QDockWidget*>("dockSimulate")->raise();
+  chooseSolver(SimulationController::Solver::Li2019);
+  QCoreApplication::processEvents();  // new rows show on the next event loop turn
+  for (const ParamSpec& spec : solverParams(SolverKind::Li2019)) {
+    QWidget* editor = window->findChild<QWidget*>(QString::fromStdString("simParam_" + spec.name));
+    ASSERT_NE(editor, nullptr) << spec.name;
+    EXPECT_TRUE(editor->isVisibleTo(window.get())) << spec.name;
+    if (auto* box = qobject_cast<QSpinBox*>(editor)) {
+      EXPECT_EQ(box->maximum(), int(spec.max));
+      EXPECT_EQ(box->value(), int(spec.defaultValue));
+    } else {
+      auto* d = qobject_cast<QDoubleSpinBox*>(editor);
+      ASSERT_NE(d, nullptr);
+      EXPECT_DOUBLE_EQ(d->maximum(), spec.max);
+      EXPECT_NEAR(d->value(), spec.defaultValue, 1e-6);
+    }
+  }
+  child<QSpinBox>("simParam_iterations")->setValue(7);
+  EXPECT_EQ(window->simulation()->solverParams(SolverKind::Li2019).at("iterations"), 7.0);
+  window->findChild<QDockWidget*>("dockSimulate")->grab().save("/tmp/sinew-solver-params.png");
+  // Liu 2013: its step is the project's (Scene box), so only its threads here.
+  chooseSolver(SimulationController::Solver::Liu2013);
+  EXPECT_EQ(window->findChild<QWidget*>("simParam_dt"), nullptr);
+  EXPECT_NE(window->findChild<QWidget*>("simParam_threads"), nullptr);
 }
 
 // At 1024x700 the timeline and the playback bar keep their room.
