@@ -301,16 +301,20 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
       forOtherProject_ = true;
       session_->stop();
     }
-    costSeries_->clear();
-    axisX_->setRange(0, 1);
-    axisY_->setRange(0, 1);
-    samplesPerSecond_ = 0;
-    windowsTotal_ = 0;
-    progress_->setRange(0, 1);
-    progress_->setValue(0);
-    status_->setText(tr("Ready"));
+    clearSearchDisplay(tr("Ready"));
   });
   refresh();
+}
+
+void ControllerPanel::clearSearchDisplay(const QString& status) {
+  costSeries_->clear();
+  axisX_->setRange(0, 1);
+  axisY_->setRange(0, 1);
+  samplesPerSecond_ = 0;
+  windowsTotal_ = 0;
+  progress_->setRange(0, 1);
+  progress_->setValue(0);
+  status_->setText(status);
 }
 
 QString ControllerPanel::segmentName(const std::string& clip, double start, double end) {
@@ -408,14 +412,7 @@ void ControllerPanel::startSearch() {
   QString name = name_->text().trimmed();
   autoNamed_ = name.isEmpty();
   if (autoNamed_) name = segmentName(s.clip, s.start, s.end);
-  costSeries_->clear();
-  axisX_->setRange(0, 1);
-  axisY_->setRange(0, 1);
-  samplesPerSecond_ = 0;
-  windowsTotal_ = 0;
-  progress_->setRange(0, 1);
-  progress_->setValue(0);
-  status_->setText(tr("Preparing: retargeting, model, inverse dynamics, settling..."));
+  clearSearchDisplay(tr("Preparing: retargeting, model, inverse dynamics, settling..."));
   sim_->pause();
   session_->start(doc_->project(), s, name);
   log_->info(tr("Controller: optimising '%1' (%2 samples per window, keeping %3, %4 thread(s), seed %5)")

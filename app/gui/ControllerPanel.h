@@ -65,6 +65,7 @@ class ControllerPanel : public QWidget {
   bool autoNamed_ = false;        // the running search's name was generated from its segment
   bool forOtherProject_ = false;  // the project was replaced while it ran
   static QString segmentName(const std::string& clip, double start, double end);
+  void clearSearchDisplay(const QString& status);  // an empty plot and progress bar
   OptimizerSession* session_;
   TaskRunner* fitter_;
   QComboBox* clip_;
