@@ -152,6 +152,30 @@ TEST_F(StateTest, NewClearsTheControlPanelThePlotsAndTheHoverLabel) {
   EXPECT_TRUE(window->viewport()->statusText().isEmpty());
 }
 
+// A search stopped after some windows keeps them under the name of the
+// segment they cover, not the one asked for.
+TEST_F(StateTest, AStoppedSearchIsNamedForTheSegmentItCovered) {
+  open("projects/humanoid/humanoid-rigged.sinew");
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  ControllerPanel* panel = window->controllerPanel();
+  auto* clip = panel->findChild<QComboBox*>("ctlClip");
+  clip->setCurrentIndex(clip->findText("Walk in place"));
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(1.0);
+  panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
+  panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlRun"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return panel->session()->windowsDone() >= 1; }, 180000));
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlStop"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return !panel->session()->running() && !window->document()->project().controllers.empty(); },
+                        120000));
+  const ControllerObject& c = window->document()->project().controllers.front();
+  EXPECT_LT(c.end, 1.0 - 1e-6);
+  EXPECT_NEAR(c.end, c.start + c.duration(), 1e-9);
+  EXPECT_EQ(c.name, QString("Walk in place 0-%1 s").arg(c.end, 0, 'g', 3).toStdString());
+  EXPECT_EQ(c.name.find("0-1 s"), std::string::npos) << c.name;
+}
+
 // The wheel over a spin box that has no focus scrolls past it.
 TEST_F(StateTest, TheWheelChangesOnlyAFocusedSpinBox) {
   open("projects/humanoid/humanoid-rigged.sinew");
