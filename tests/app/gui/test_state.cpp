@@ -64,6 +64,19 @@ class StateTest : public ::testing::Test {
     auto* solver = child<QComboBox>("simSolver");
     solver->setCurrentIndex(solver->findData(int(kind)));
   }
+  // From the Control dock: a small search on the first second of the walk clip.
+  ControllerPanel* startWalkSearch() {
+    window->findChild<QDockWidget*>("dockControl")->raise();
+    ControllerPanel* panel = window->controllerPanel();
+    auto* clip = panel->findChild<QComboBox*>("ctlClip");
+    clip->setCurrentIndex(clip->findText("Walk in place"));
+    panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
+    panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(1.0);
+    panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
+    panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
+    QTest::mouseClick(panel->findChild<QPushButton*>("ctlRun"), Qt::LeftButton);
+    return panel;
+  }
   std::unique_ptr<MainWindow> window;
 };
 
@@ -127,15 +140,7 @@ TEST_F(StateTest, NewClearsTheControlPanelThePlotsAndTheHoverLabel) {
   ASSERT_TRUE(waitUntil([&] { return !sim->simulating(); }));
   EXPECT_NE(child<QLabel>("simMsPerStep")->text(), "-");
   // A search that has shown progress.
-  window->findChild<QDockWidget*>("dockControl")->raise();
-  ControllerPanel* panel = window->controllerPanel();
-  auto* clip = panel->findChild<QComboBox*>("ctlClip");
-  clip->setCurrentIndex(clip->findText("Walk in place"));
-  panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
-  panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(1.0);
-  panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
-  panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
-  QTest::mouseClick(panel->findChild<QPushButton*>("ctlRun"), Qt::LeftButton);
+  ControllerPanel* panel = startWalkSearch();
   auto* series = qobject_cast<QLineSeries*>(panel->findChild<QChartView*>("ctlCostChart")->chart()->series().at(0));
   ASSERT_TRUE(waitUntil([&] { return series->count() >= 1; }, 180000));
   // A hover label.
@@ -156,15 +161,7 @@ TEST_F(StateTest, NewClearsTheControlPanelThePlotsAndTheHoverLabel) {
 // segment they cover, not the one asked for.
 TEST_F(StateTest, AStoppedSearchIsNamedForTheSegmentItCovered) {
   open("projects/humanoid/humanoid-rigged.sinew");
-  window->findChild<QDockWidget*>("dockControl")->raise();
-  ControllerPanel* panel = window->controllerPanel();
-  auto* clip = panel->findChild<QComboBox*>("ctlClip");
-  clip->setCurrentIndex(clip->findText("Walk in place"));
-  panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
-  panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(1.0);
-  panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
-  panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
-  QTest::mouseClick(panel->findChild<QPushButton*>("ctlRun"), Qt::LeftButton);
+  ControllerPanel* panel = startWalkSearch();
   ASSERT_TRUE(waitUntil([&] { return panel->session()->windowsDone() >= 1; }, 180000));
   QTest::mouseClick(panel->findChild<QPushButton*>("ctlStop"), Qt::LeftButton);
   ASSERT_TRUE(waitUntil([&] { return !panel->session()->running() && !window->document()->project().controllers.empty(); },
