@@ -24,6 +24,7 @@ void Document::reset(Project project, const QString& path, bool modified) {
   for (const RodBodyObject& b : project_.rodBodies) revisions_[b.id] = nextRevision_++;
   path_ = path;
   forcedDirty_ = modified;
+  selection_.clear();
   emit projectReplaced();
   emit structureChanged();
   emit pathChanged();
@@ -83,12 +84,26 @@ void Document::announce(ObjectId id, Change change) {
       if (!revisions_.count(v.id)) revisions_[v.id] = nextRevision_++;
     for (const RodBodyObject& b : project_.rodBodies)
       if (!revisions_.count(b.id)) revisions_[b.id] = nextRevision_++;
+    dropStaleSelection();
     emit structureChanged();
   } else if (change == Change::Settings) {
     emit settingsChanged();
   } else {
+    if (project_.skeleton && id == project_.skeleton->id) dropStaleSelection();  // a joint deleted or renamed
     emit objectChanged(id);
   }
+}
+
+void Document::dropStaleSelection() {
+  const ObjectId id = selection_.object();
+  if (!id) return;
+  const Project& p = project_;
+  const bool skeleton = p.skeleton && p.skeleton->id == id;
+  const bool exists = skeleton || p.findMesh(id) || p.findVolume(id) || p.findClip(id) || p.findRodBody(id) ||
+                      p.findController(id);
+  if (!exists) return selection_.clear();
+  const QString& joint = selection_.joint();
+  if (!joint.isEmpty() && (!skeleton || p.skeleton->skeleton.find(joint.toStdString()) < 0)) selection_.clear();
 }
 
 }  // namespace sinew::app

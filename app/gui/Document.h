@@ -1,8 +1,11 @@
 // The open project as the GUI sees it: the sim::Project (plain data), its
-// file path, the undo stack through which every edit goes, per-object
-// revision counters (renderer caches) and derived data (validation reports).
+// file path, the undo stack through which every edit goes, the user's
+// selection, per-object revision counters (renderer caches) and derived data
+// (validation reports). New and Open replace all of it at once (reset): every
+// panel that holds state tied to the old project listens to projectReplaced.
 #pragma once
 
+#include "Selection.h"
 #include "geometry/MeshValidation.h"
 #include "model/Project.h"
 
@@ -22,6 +25,10 @@ class Document : public QObject {
 
   const Project& project() const { return project_; }
   QUndoStack* undoStack() { return &undo_; }
+  // The one selection every panel shows and edits (cleared by reset; an
+  // object or joint that an edit removes leaves it).
+  Selection& selection() { return selection_; }
+  const Selection& selection() const { return selection_; }
   const QString& path() const { return path_; }
   bool isModified() const { return !undo_.isClean() || forcedDirty_; }
   QString displayName() const;  // file name, or the project name when untitled
@@ -64,7 +71,9 @@ class Document : public QObject {
 
  private:
   void announce(ObjectId id, Change change);
+  void dropStaleSelection();  // the selected object or joint no longer exists
   Project project_;
+  Selection selection_;
   QString path_;
   QUndoStack undo_;
   bool forcedDirty_ = false;  // recovered work: unsaved although the stack is clean

@@ -160,10 +160,8 @@ MainWindow::MainWindow(RecoveryPolicy recovery, QWidget* parent)
 
   connect(&doc_, &Document::modifiedChanged, this, [this] { updateTitle(); });
   connect(&doc_, &Document::pathChanged, this, [this] { updateTitle(); });
-  connect(&doc_, &Document::structureChanged, this, [this] {
-    if (!objectKind(doc_.project(), selected_).size()) selectObject(0);
-    refreshClipList();
-  });
+  connect(&doc_, &Document::structureChanged, this, [this] { refreshClipList(); });
+  connect(&doc_.selection(), &Selection::changed, this, &MainWindow::onSelectionChanged);
   connect(&doc_, &Document::objectChanged, this, [this](ObjectId) { refreshClipList(); });
   connect(viewport_, &ViewportWidget::picked, this, &MainWindow::onPicked);
   connect(viewport_, &ViewportWidget::hovered, this, &MainWindow::onHovered);
@@ -259,10 +257,10 @@ void MainWindow::buildActions() {
   actValidate = makeAction(this, "Validate", tr("&Validate Mesh"));
   actScale = makeAction(this, "Scale", tr("&Scale Mesh..."));
   actGround = makeAction(this, "Ground", tr("Drop Mesh to &Ground"));
-  connect(actRename, &QAction::triggered, this, [this] { renameObject(selected_); });
+  connect(actRename, &QAction::triggered, this, [this] { renameObject(selectedObject()); });
   connect(actDelete, &QAction::triggered, this, [this] {
     if (!rig_->selectedJoint().isEmpty()) rig_->deleteSelectedJoint();
-    else deleteObject(selected_);
+    else deleteObject(selectedObject());
   });
   connect(actValidate, &QAction::triggered, this, &MainWindow::validateSelectedMesh);
   connect(actScale, &QAction::triggered, this, &MainWindow::scaleSelectedMesh);
@@ -307,7 +305,7 @@ void MainWindow::buildActions() {
   actFrameAll = makeAction(this, "FrameAll", tr("Frame &All"), QKeySequence(Qt::Key_A));
   connect(actFrameSelected, &QAction::triggered, this, [this] {
     if (!rig_->selectedJoint().isEmpty()) viewport_->frameJoint(rig_->selectedJoint());
-    else if (selected_) viewport_->frameObject(selected_);
+    else if (selectedObject()) viewport_->frameObject(selectedObject());
     else viewport_->frameAll();
   });
   connect(actFrameAll, &QAction::triggered, viewport_, &ViewportWidget::frameAll);
@@ -466,8 +464,6 @@ void MainWindow::buildDocks() {
   properties_->setMinimumWidth(250);
   QDockWidget* logDock = dock(tr("Log"), "dockLog", logPanel_, Qt::BottomDockWidgetArea);
   resizeDocks({logDock}, {130}, Qt::Vertical);
-  connect(outliner_, &OutlinerPanel::objectSelected, this, [this](ObjectId id) { selectObject(id); });
-  connect(outliner_, &OutlinerPanel::jointSelected, this, &MainWindow::selectJoint);  // Properties and Delete follow
   connect(&doc_, &Document::projectReplaced, this, [this] { onHovered({}); });  // no label of the old project's
   connect(outliner_, &OutlinerPanel::renameRequested, this, &MainWindow::renameObject);
   connect(outliner_, &OutlinerPanel::deleteRequested, this, &MainWindow::deleteObject);
@@ -654,33 +650,22 @@ void MainWindow::dropEvent(QDropEvent* e) {
 // ---------------------------------------------------------------------------
 // Selection and picking
 
-void MainWindow::selectJoint(const QString& name) {
-  if (rig_->selectedJoint() != name) {
-    rig_->selectJoint(name);  // comes back here through jointSelected
-    return;
-  }
-  if (name.isEmpty()) return selectObject(0);
-  selected_ = doc_.project().skeleton ? doc_.project().skeleton->id : 0;
-  outliner_->selectJoint(name);
-  properties_->setJoint(name);
-  render::PickResult detail;
-  const Skeleton& s = doc_.project().skeleton->skeleton;
-  detail.kind = render::PickKind::Joint;
-  detail.object = selected_;
-  detail.joint = s.find(name.toStdString());
-  viewport_->setSelection(selected_, detail);
-  actRename->setEnabled(false);
-  actDelete->setEnabled(true);
-}
+void MainWindow::selectJoint(const QString& name) { rig_->selectJoint(name); }
 
 void MainWindow::selectObject(ObjectId id, const render::PickResult& detail) {
-  if (detail.kind != render::PickKind::Joint && !rig_->selectedJoint().isEmpty()) {
-    const QSignalBlocker block(rig_);
-    rig_->selectJoint({});
-  }
-  selected_ = id;
+  doc_.selection().selectObject(id, detail);
+}
+
+// The window's part of a new selection (the Outliner, Properties and the rig
+// tools follow the Document's selection themselves): the viewport highlight,
+// the tools' target mesh, the Muscles section's body, the clip box and the
+// Edit menu.
+void MainWindow::onSelectionChanged() {
+  const Selection& sel = doc_.selection();
+  const ObjectId id = sel.object();
+  const bool joint = !sel.joint().isEmpty();
   rig_->setSelectedObject(id);
-  if (doc_.project().findMesh(id)) {
+  if (!joint && doc_.project().findMesh(id)) {
     rig_->setTargetMesh(id);
     if (paint_->active) paint_->setMesh(id);
   }
@@ -690,20 +675,17 @@ void MainWindow::selectObject(ObjectId id, const render::PickResult& detail) {
       musclePanel_->setCurrentBody(b.id);
       break;
     }
-  outliner_->selectObject(id);
-  properties_->setObject(id);
-  viewport_->setSelection(id, detail);
-  const bool mesh = doc_.project().findMesh(id) != nullptr;
+  viewport_->setSelection(id, sel.detail());
+  const bool mesh = !joint && doc_.project().findMesh(id) != nullptr;
   actValidate->setEnabled(mesh);
   actScale->setEnabled(mesh);
   actGround->setEnabled(mesh);
-  actRename->setEnabled(id != 0);
+  actRename->setEnabled(id != 0 && !joint);
   actDelete->setEnabled(id != 0);
   if (const ClipObject* c = doc_.project().findClip(id)) {
     const int i = clipBox_->findData(QVariant::fromValue<qulonglong>(c->id));
     if (i >= 0) clipBox_->setCurrentIndex(i);
   }
-  if (detail.kind == render::PickKind::None) properties_->setDetails({}, {});
 }
 
 QString MainWindow::pickDescription(const render::PickResult& r) const {
@@ -726,12 +708,10 @@ QString MainWindow::pickDescription(const render::PickResult& r) const {
 }
 
 void MainWindow::onPicked(const render::PickResult& r) {
-  if (r.kind == render::PickKind::Joint) {
-    selectJoint(QString::fromStdString(doc_.project().skeleton->skeleton.joints[size_t(r.joint)].name));
-    viewport_->setSelection(r.object, r);
-  } else {
-    selectObject(r.object, r);
-  }
+  if (r.kind == render::PickKind::Joint)
+    doc_.selection().selectJoint(r.object, QString::fromStdString(doc_.project().skeleton->skeleton.joints[size_t(r.joint)].name), r);
+  else
+    doc_.selection().selectObject(r.object, r);
   const QString text = pickDescription(r);
   if (r.kind != render::PickKind::None) {
     QStringList rows;
@@ -773,7 +753,7 @@ void MainWindow::deleteObject(ObjectId id) {
 }
 
 void MainWindow::validateSelectedMesh() {
-  const MeshObject* m = doc_.project().findMesh(selected_);
+  const MeshObject* m = doc_.project().findMesh(selectedObject());
   if (!m) return;
   auto mesh = std::make_shared<TriMesh>(m->mesh);  // the worker reads a copy: edits may continue
   auto report = std::make_shared<MeshReport>();
@@ -794,7 +774,7 @@ void MainWindow::validateSelectedMesh() {
 }
 
 void MainWindow::scaleSelectedMesh() {
-  const MeshObject* m = doc_.project().findMesh(selected_);
+  const MeshObject* m = doc_.project().findMesh(selectedObject());
   if (!m) return;
   bool ok = false;
   const double s = QInputDialog::getDouble(this, tr("Scale Mesh"), tr("Scale factor (e.g. 0.01 for centimetres to metres):"),
@@ -807,7 +787,7 @@ void MainWindow::scaleSelectedMesh() {
 }
 
 void MainWindow::dropSelectedMeshToGround() {
-  const MeshObject* m = doc_.project().findMesh(selected_);
+  const MeshObject* m = doc_.project().findMesh(selectedObject());
   if (!m || m->mesh.positions.empty()) return;
   const double dy = -m->mesh.bounds().min.y();
   if (dy == 0) return;

@@ -71,7 +71,8 @@ class MainWindow : public QMainWindow {
   SimulatePanel* simulatePanel() { return simPanel_; }
   ControllerPanel* controllerPanel() { return ctlPanel_; }
   NewCharacterFlow* newCharacterFlow() { return newCharacter_; }
-  // Selects a joint of the skeleton (empty: none): properties, outliner, viewport.
+  // Set the Document's selection (which every panel follows): a joint of the
+  // skeleton (empty: none), or an object with its pick detail.
   void selectJoint(const QString& name);
   // Replaces the skeleton by the one in a file (FBX/glTF/Collada armature or
   // BVH hierarchy), fitted to the target mesh; asynchronous.
@@ -82,7 +83,7 @@ class MainWindow : public QMainWindow {
   // After a new cage: the fall test that finds the Liu 2013 step the
   // character is stable at (liu2013::chooseStableStep), in the background.
   bool findStableStep();
-  ObjectId selectedObject() const { return selected_; }
+  ObjectId selectedObject() const { return doc_.selection().object(); }
   void selectObject(ObjectId id, const render::PickResult& detail = {});
   void autosaveNow();
 
@@ -104,6 +105,7 @@ class MainWindow : public QMainWindow {
   bool maybeSave();  // asks to save unsaved changes; false: the user cancelled
   void showError(const QString& title, const QString& message);
   void onPicked(const render::PickResult& r);
+  void onSelectionChanged();
   void onHovered(const render::PickResult& r);
   void renameObject(ObjectId id);
   void deleteObject(ObjectId id);
@@ -130,7 +132,6 @@ class MainWindow : public QMainWindow {
   QTimer* autosaveTimer_ = nullptr;
   int autosavedIndex_ = -1;
   bool interactive_ = true;
-  ObjectId selected_ = 0;
 
   // Playback of motion clips.
   QComboBox* clipBox_ = nullptr;

@@ -91,7 +91,6 @@ bool MainWindow::openProject(const QString& path) {
 void MainWindow::openProjectData(Project project, const QString& path) {
   doc_.reset(std::move(project), path);
   log_.info(tr("Opened %1: %2 object(s)").arg(doc_.displayName()).arg(doc_.project().objectCount()));
-  selectObject(0);
   viewport_->frameAll();
 }
 
@@ -208,7 +207,7 @@ bool MainWindow::importFiles(const QStringList& files) {
 
 void MainWindow::exportSelection() {
   const Project& p = doc_.project();
-  if (const ClipObject* c = p.findClip(selected_)) {
+  if (const ClipObject* c = p.findClip(selectedObject())) {
     QString path = QFileDialog::getSaveFileName(this, tr("Export Motion Clip"),
                                                 QString::fromStdString(c->clip.name) + ".bvh", tr("BVH (*.bvh)"));
     if (path.isEmpty()) return;
@@ -222,7 +221,7 @@ void MainWindow::exportSelection() {
     return;
   }
   std::vector<const MeshObject*> meshes;
-  if (const MeshObject* m = p.findMesh(selected_)) meshes.push_back(m);
+  if (const MeshObject* m = p.findMesh(selectedObject())) meshes.push_back(m);
   else
     for (const MeshObject& m : p.meshes) meshes.push_back(&m);
   if (meshes.empty()) return showError(tr("Export"), tr("There are no meshes to export."));

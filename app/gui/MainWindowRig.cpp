@@ -93,7 +93,6 @@ void MainWindow::buildRig() {
     a->setChecked(true);
     statusBar()->showMessage(a->statusTip(), 4000);
   });
-  connect(rig_, &RigController::jointSelected, this, &MainWindow::selectJoint);
   connect(rig_, &RigController::toolChanged, this, [this](RigTool t) {
     paint_->active = t == RigTool::Paint;
     if (paint_->active) {
@@ -283,7 +282,7 @@ void MainWindow::buildVolumePanel() {
     runRigBuild(o, tr("Building the rig"));
   });
   connect(exportTets, &QPushButton::clicked, this, [this] {
-    const VolumeObject* v = doc_.project().findVolume(selected_);
+    const VolumeObject* v = doc_.project().findVolume(selectedObject());
     if (!v && !doc_.project().volumes.empty()) v = &doc_.project().volumes.front();
     if (!v) return showError(tr("Export"), tr("There is no volume to export: build a cage or a conforming mesh first."));
     QString path = QFileDialog::getSaveFileName(this, tr("Export Tet Mesh"), QString::fromStdString(v->name) + ".mesh",

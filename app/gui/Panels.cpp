@@ -36,6 +36,7 @@ OutlinerPanel::OutlinerPanel(Document* doc, QWidget* parent) : QTreeWidget(paren
   header()->setSectionResizeMode(0, QHeaderView::Stretch);
   header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
   setSelectionMode(QAbstractItemView::SingleSelection);
+  setIndentation(12);  // a 19-joint chain stays readable in a narrow dock
   setContextMenuPolicy(Qt::CustomContextMenu);
   for (const char* c : kCategories) {
     auto* item = new QTreeWidgetItem(this, {tr(c)});
@@ -47,14 +48,18 @@ OutlinerPanel::OutlinerPanel(Document* doc, QWidget* parent) : QTreeWidget(paren
   }
   connect(doc_, &Document::structureChanged, this, &OutlinerPanel::rebuild);
   connect(doc_, &Document::objectChanged, this, &OutlinerPanel::refreshNames);
+  connect(&doc_->selection(), &Selection::changed, this, &OutlinerPanel::showSelection);
   connect(this, &QTreeWidget::itemSelectionChanged, this, [this] {
     if (updating_) return;
     const auto items = selectedItems();
-    if (!items.isEmpty() && !items.front()->data(0, kJointRole).toString().isEmpty()) {
-      emit jointSelected(items.front()->data(0, kJointRole).toString());
-      return;
-    }
-    emit objectSelected(items.isEmpty() ? 0 : items.front()->data(0, kIdRole).toULongLong());
+    const ObjectId id = items.isEmpty() ? 0 : items.front()->data(0, kIdRole).toULongLong();
+    const QString joint = items.isEmpty() ? QString() : items.front()->data(0, kJointRole).toString();
+    if (joint.isEmpty()) return doc_->selection().selectObject(id);
+    render::PickResult detail;
+    detail.kind = render::PickKind::Joint;
+    detail.object = id;
+    detail.joint = doc_->project().skeleton ? doc_->project().skeleton->skeleton.find(joint.toStdString()) : -1;
+    doc_->selection().selectJoint(id, joint, detail);
   });
   connect(this, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
     if (const ObjectId id = item->data(0, kIdRole).toULongLong()) emit frameRequested(id);
@@ -81,8 +86,6 @@ QTreeWidgetItem* OutlinerPanel::category(const QString& name) {
 
 void OutlinerPanel::rebuild() {
   updating_ = true;
-  const auto sel = selectedItems();
-  const ObjectId selected = sel.isEmpty() ? 0 : sel.front()->data(0, kIdRole).toULongLong();
   for (int i = 0; i < topLevelItemCount(); ++i) qDeleteAll(topLevelItem(i)->takeChildren());
   const Project& p = doc_->project();
   auto add = [&](const char* cat, ObjectId id, const std::string& name, const QString& detail) {
@@ -126,18 +129,12 @@ void OutlinerPanel::rebuild() {
     t->setExpanded(true);
   }
   updating_ = false;
-  selectObject(selected);
+  showSelection();
 }
 
 void OutlinerPanel::refreshNames(ObjectId id) {
   // A skeleton edit can rename, add or remove joints: rebuild its subtree.
-  if (doc_->project().skeleton && doc_->project().skeleton->id == id) {
-    QString joint;
-    if (!selectedItems().isEmpty()) joint = selectedItems().front()->data(0, kJointRole).toString();
-    rebuild();
-    if (!joint.isEmpty()) selectJoint(joint);
-    return;
-  }
+  if (doc_->project().skeleton && doc_->project().skeleton->id == id) return rebuild();
   for (int i = 0; i < topLevelItemCount(); ++i)
     for (int c = 0; c < topLevelItem(i)->childCount(); ++c) {
       QTreeWidgetItem* item = topLevelItem(i)->child(c);
@@ -149,28 +146,19 @@ void OutlinerPanel::refreshNames(ObjectId id) {
     }
 }
 
-void OutlinerPanel::selectJoint(const QString& name) {
+void OutlinerPanel::showSelection() {
+  const ObjectId id = doc_->selection().object();
+  const QString& joint = doc_->selection().joint();
   updating_ = true;
   clearSelection();
-  for (QTreeWidgetItemIterator it(this); *it; ++it)
-    if (!name.isEmpty() && (*it)->data(0, kJointRole).toString() == name) {
-      (*it)->setSelected(true);
-      scrollToItem(*it);
+  for (QTreeWidgetItemIterator it(this); *it; ++it) {
+    QTreeWidgetItem* item = *it;
+    if (id && item->data(0, kIdRole).toULongLong() == id && item->data(0, kJointRole).toString() == joint) {
+      item->setSelected(true);
+      scrollToItem(item);
+      break;
     }
-  updating_ = false;
-}
-
-void OutlinerPanel::selectObject(ObjectId id) {
-  updating_ = true;
-  clearSelection();
-  for (int i = 0; i < topLevelItemCount(); ++i)
-    for (int c = 0; c < topLevelItem(i)->childCount(); ++c) {
-      QTreeWidgetItem* item = topLevelItem(i)->child(c);
-      if (id && item->data(0, kIdRole).toULongLong() == id && item->data(0, kJointRole).toString().isEmpty()) {
-        item->setSelected(true);
-        scrollToItem(item);
-      }
-    }
+  }
   updating_ = false;
 }
 
@@ -211,6 +199,14 @@ PropertiesPanel::PropertiesPanel(Document* doc, QWidget* parent) : QWidget(paren
   };
   connect(doc_, &Document::structureChanged, this, changed);
   connect(doc_, &Document::objectChanged, this, changed);
+  // The Document's selection: its object or joint, and no pick details
+  // unless the viewport's pick that made it adds them.
+  connect(&doc_->selection(), &Selection::changed, this, [this] {
+    const Selection& sel = doc_->selection();
+    if (sel.joint().isEmpty()) setObject(sel.object());
+    else setJoint(sel.joint());
+    setDetails({}, {});
+  });
 }
 
 void PropertiesPanel::setObject(ObjectId id) {

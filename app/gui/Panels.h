@@ -22,20 +22,17 @@ class OutlinerPanel : public QTreeWidget {
  public:
   OutlinerPanel(Document* doc, QWidget* parent = nullptr);
   void rebuild();
-  void selectObject(ObjectId id);  // without emitting objectSelected
-  void selectJoint(const QString& name);  // idem
   // Items under a category ("Meshes", "Skeleton", ...), for tests.
   QStringList itemsUnder(const QString& category) const;
 
  signals:
-  void objectSelected(sinew::ObjectId id);  // 0: none
-  void jointSelected(const QString& name);
   void renameRequested(sinew::ObjectId id);
   void deleteRequested(sinew::ObjectId id);
   void frameRequested(sinew::ObjectId id);
 
  private:
   void refreshNames(ObjectId id);
+  void showSelection();  // the Document's selection, without setting it back
   QTreeWidgetItem* category(const QString& name);
   Document* doc_;
   bool updating_ = false;

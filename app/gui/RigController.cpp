@@ -33,16 +33,16 @@ RigController::RigController(Document* doc, ViewportWidget* view, Log* log, QObj
   connect(doc_, &Document::structureChanged, this, [this] {
     invalidatePose();
     flagged_.clear();
-    const Skeleton* s = skeleton();
-    if (!selectedJoint_.isEmpty() && (!s || s->find(selectedJoint_.toStdString()) < 0)) selectJoint({});
   });
   connect(doc_, &Document::objectChanged, this, [this](ObjectId id) {
     if (doc_->project().skeleton && doc_->project().skeleton->id == id) {
       invalidatePose();
       flagged_.clear();
-      const Skeleton* s = skeleton();
-      if (!selectedJoint_.isEmpty() && s->find(selectedJoint_.toStdString()) < 0) selectJoint({});
     }
+  });
+  connect(&doc_->selection(), &Selection::changed, this, [this] {
+    activeRing_ = -1;
+    view_->update();
   });
 }
 
@@ -60,7 +60,7 @@ ViewportInteraction* RigController::paintTool() const {
 
 int32_t RigController::selectedIndex() const {
   const Skeleton* s = skeleton();
-  return s && !selectedJoint_.isEmpty() ? s->find(selectedJoint_.toStdString()) : -1;
+  return s && !selectedJoint().isEmpty() ? s->find(selectedJoint().toStdString()) : -1;
 }
 
 void RigController::setTool(RigTool tool) {
@@ -77,10 +77,14 @@ void RigController::setTool(RigTool tool) {
 }
 
 void RigController::selectJoint(const QString& name) {
-  selectedJoint_ = name;
-  activeRing_ = -1;
-  emit jointSelected(name);
-  view_->update();
+  const Skeleton* s = skeleton();
+  const int32_t j = s && !name.isEmpty() ? s->find(name.toStdString()) : -1;
+  if (j < 0) return doc_->selection().clear();
+  render::PickResult detail;
+  detail.kind = render::PickKind::Joint;
+  detail.object = doc_->project().skeleton->id;
+  detail.joint = j;
+  doc_->selection().selectJoint(detail.object, name, detail);
 }
 
 ObjectId RigController::targetMesh() const {
@@ -232,8 +236,8 @@ void RigController::rotateBy(const QPoint& from, const QPoint& to) {
   const int32_t up = s->joints[size_t(j)].parent;
   const Quat P = up >= 0 ? pose[size_t(up)].rotation : Quat::Identity();
   const Quat rest = s->joints[size_t(j)].restLocal.rotation;
-  const Quat q = jointRotation(selectedJoint_);
-  setJointRotation(selectedJoint_, (rest.conjugate() * P.conjugate() * R * P * rest * q).normalized());
+  const Quat q = jointRotation(selectedJoint());
+  setJointRotation(selectedJoint(), (rest.conjugate() * P.conjugate() * R * P * rest * q).normalized());
 }
 
 // ---------------------------------------------------------------------------
@@ -304,7 +308,7 @@ void RigController::placeJoint(const QPoint& p) {
     return;
   }
   Skeleton edited = proj.skeleton->skeleton;
-  const int32_t j = addJoint(edited, selectedIndex(), selectedJoint_.isEmpty() ? "Joint" : selectedJoint_.toStdString() + "Child", *at);
+  const int32_t j = addJoint(edited, selectedIndex(), selectedJoint().isEmpty() ? "Joint" : selectedJoint().toStdString() + "Child", *at);
   const QString name = QString::fromStdString(edited.joints[size_t(j)].name);
   pushSkeleton(std::move(edited), tr("Place joint %1").arg(name));
   selectJoint(name);
@@ -316,7 +320,7 @@ bool RigController::deleteSelectedJoint() {
   if (!s || j < 0) return false;
   Skeleton edited = *s;
   deleteJoint(edited, j);
-  const QString name = selectedJoint_;
+  const QString name = selectedJoint();
   selectJoint({});
   pushSkeleton(std::move(edited), tr("Delete joint %1").arg(name));
   return true;
@@ -452,7 +456,7 @@ bool RigController::mouseMove(QMouseEvent* e, bool dragging) {
       if (const std::optional<Vec3> middle = limbMiddleAt(p, dragTrees_)) to = *middle;
     Skeleton edited = *skeleton();
     moveJoint(edited, j, to, dragSubtree_);
-    pushSkeleton(std::move(edited), tr("Move joint %1").arg(selectedJoint_), dragSerial_);
+    pushSkeleton(std::move(edited), tr("Move joint %1").arg(selectedJoint()), dragSerial_);
     return true;
   }
   if (tool_ == RigTool::Pose && activeRing_ >= 0) {

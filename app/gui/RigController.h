@@ -32,9 +32,9 @@ class RigController : public QObject, public ViewportInteraction {
   RigTool tool() const { return tool_; }
   void setTool(RigTool tool);
 
-  // The selected joint, by name ("" for none).
-  const QString& selectedJoint() const { return selectedJoint_; }
-  void selectJoint(const QString& name);
+  // The selected joint, by name ("" for none): the Document's selection.
+  const QString& selectedJoint() const { return doc_->selection().joint(); }
+  void selectJoint(const QString& name);  // sets the Document's selection
 
   // Test pose: local rotations on top of the rest pose (not part of the project).
   bool posed() const;
@@ -89,7 +89,6 @@ class RigController : public QObject, public ViewportInteraction {
   ViewportInteraction* musclePaintInteraction = nullptr;
 
  signals:
-  void jointSelected(const QString& name);
   void toolChanged(sinew::app::RigTool tool);
   void poseChanged();
   void message(const QString& text);
@@ -117,7 +116,6 @@ class RigController : public QObject, public ViewportInteraction {
   ViewportWidget* view_;
   Log* log_;
   RigTool tool_ = RigTool::Select;
-  QString selectedJoint_;
   ObjectId targetMesh_ = 0;
   ObjectId selectedObject_ = 0;
 

@@ -69,6 +69,8 @@ class ViewportWidget : public QOpenGLWidget {
   void frameObject(ObjectId id);
   void frameJoint(const QString& name);  // the joint and its bone, centred on the joint
   void setSelection(ObjectId object, const render::PickResult& detail = {});
+  ObjectId selectedObject() const { return selected_; }
+  const render::PickResult& selectionDetail() const { return selectionDetail_; }
   // Shows clip `clip` (0: none) posed at `time` seconds.
   void setClipPose(ObjectId clip, double time);
 

@@ -130,6 +130,70 @@ TEST_F(StateTest, AnOutlinerJointClickSelectsItForPropertiesAndDelete) {
   EXPECT_GE(s.find("LeftHand"), 0);
 }
 
+// One selection: whichever panel sets it, the Outliner, Properties, the
+// viewport and the Edit menu show the same; deleting the selected object or
+// File > New leaves nothing selected anywhere.
+TEST_F(StateTest, EveryPanelShowsTheOneSelection) {
+  open("projects/humanoid/humanoid-rigged.sinew");
+  const Project& p = window->document()->project();
+  const ObjectId mesh = p.meshes.at(0).id, skeleton = p.skeleton->id;
+  auto* tree = window->outliner();
+  auto outlinerRow = [&] { return tree->selectedItems().isEmpty() ? QString() : tree->selectedItems().front()->text(0); };
+  auto propertiesSays = [&](const QString& text) {
+    for (QLabel* l : window->properties()->findChildren<QLabel*>())
+      if (l->isVisible() && l->text().contains(text)) return true;
+    return false;
+  };
+  // The Outliner sets it.
+  QTreeWidgetItem* row = nullptr;
+  for (QTreeWidgetItemIterator it(tree); *it; ++it)
+    if ((*it)->text(0) == QString::fromStdString(p.meshes[0].name)) row = *it;
+  ASSERT_NE(row, nullptr);
+  tree->scrollToItem(row);
+  QTest::mouseClick(tree->viewport(), Qt::LeftButton, Qt::NoModifier, tree->visualItemRect(row).center());
+  EXPECT_EQ(window->document()->selection().object(), mesh);
+  EXPECT_EQ(window->viewport()->selectedObject(), mesh);
+  EXPECT_EQ(window->properties()->object(), mesh);
+  EXPECT_TRUE(window->actValidate->isEnabled());
+  // The viewport (a joint pick) sets it: the Outliner's row follows.
+  window->selectJoint("LeftForeArm");
+  EXPECT_EQ(outlinerRow(), "LeftForeArm");
+  EXPECT_EQ(window->properties()->joint(), "LeftForeArm");
+  EXPECT_EQ(window->viewport()->selectedObject(), skeleton);
+  EXPECT_EQ(window->viewport()->selectionDetail().joint, p.skeleton->skeleton.find("LeftForeArm"));
+  EXPECT_FALSE(window->actValidate->isEnabled()) << "a joint is not a mesh";
+  EXPECT_FALSE(window->actRename->isEnabled()) << "joints are renamed in Properties";
+  QApplication::processEvents();
+  window->grab().save("/tmp/sinew-selection.png");  // looked at: the row, the ring and Properties agree
+  // Deleting the selected object empties the selection everywhere; Undo brings the object back unselected.
+  window->selectObject(mesh);
+  EXPECT_EQ(window->rig()->selectedJoint(), "");
+  window->actDelete->trigger();
+  EXPECT_EQ(window->document()->project().findMesh(mesh), nullptr);
+  EXPECT_TRUE(window->document()->selection().empty());
+  EXPECT_EQ(window->viewport()->selectedObject(), 0u);
+  EXPECT_TRUE(outlinerRow().isEmpty());
+  EXPECT_TRUE(propertiesSays("Nothing selected"));
+  EXPECT_FALSE(window->actDelete->isEnabled());
+  window->document()->undoStack()->undo();
+  ASSERT_NE(window->document()->project().findMesh(mesh), nullptr);
+  EXPECT_TRUE(window->document()->selection().empty());
+  // A joint deleted by the rig tools leaves no stale name behind.
+  window->selectJoint("RightHand");
+  window->actDelete->trigger();
+  EXPECT_TRUE(window->document()->selection().empty());
+  EXPECT_TRUE(propertiesSays("Nothing selected"));
+  // New: nothing selected anywhere.
+  window->selectJoint("Head");
+  window->document()->undoStack()->setClean();
+  window->actNew->trigger();
+  EXPECT_TRUE(window->document()->selection().empty());
+  EXPECT_EQ(window->rig()->selectedJoint(), "");
+  EXPECT_TRUE(outlinerRow().isEmpty());
+  EXPECT_EQ(window->viewport()->selectedObject(), 0u);
+  EXPECT_TRUE(propertiesSays("Nothing selected"));
+}
+
 // New empties what the old project left in the panels and the viewport.
 TEST_F(StateTest, NewClearsTheControlPanelThePlotsAndTheHoverLabel) {
   open("projects/humanoid/humanoid-rigged.sinew");
