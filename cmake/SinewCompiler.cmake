@@ -17,3 +17,13 @@ if(SINEW_SANITIZE)
                                                   -fno-sanitize-recover=undefined)
   target_link_options(sinew_sanitize INTERFACE -fsanitize=${SINEW_SANITIZE})
 endif()
+
+# Fuzzing: -DSINEW_FUZZ=ON with clang (scripts/fuzz.sh) instruments every
+# target for libFuzzer's coverage and builds the fuzz_* programs (tests/fuzz).
+option(SINEW_FUZZ "Build the libFuzzer targets (clang only)" OFF)
+if(SINEW_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "SINEW_FUZZ needs clang (CXX=clang++): libFuzzer is clang's")
+  endif()
+  target_compile_options(sinew_sanitize INTERFACE -fsanitize=fuzzer-no-link)
+endif()

@@ -8,6 +8,7 @@
 #include "viper/Viperize.h"
 #include "examples/ShethScenes.h"
 #include "io/AssimpImport.h"
+#include "io/FileUtil.h"
 #include "io/ProjectFile.h"
 #include "io/TetFiles.h"
 #include "liu2013/Liu2013.h"
@@ -176,6 +177,7 @@ int info(const InfoArgs& args) {
 
 int importFiles(const ImportArgs& args) {
   return guarded([&] {
+    checkOutputPath(args.output, args.files, args.append ? args.output : std::string());
     Project project;
     const bool exists = fs::exists(args.output);
     if (exists && !args.append && !args.overwrite)
@@ -345,6 +347,7 @@ int example(const ExampleArgs& args) {
 
 int viperize(const ViperizeArgs& args) {
   return guarded([&] {
+    checkOutputPath(args.output, {args.project}, args.project);
     Project p = loadProject(args.project);
     RodBodyObject* body = nullptr;
     for (RodBodyObject& b : p.rodBodies)
@@ -386,6 +389,7 @@ int viperize(const ViperizeArgs& args) {
 
 int addMuscle(const AddMuscleArgs& args) {
   return guarded([&] {
+    checkOutputPath(args.output, {args.project, args.mesh}, args.project);
     Project p = loadProject(args.project);
     viper::AddMuscleOptions o;
     o.name = args.name;
@@ -420,6 +424,7 @@ int addMuscle(const AddMuscleArgs& args) {
 
 int exportMeshes(const ExportArgs& args) {
   return guarded([&] {
+    checkOutputPath(args.output, {args.project});
     const Project p = loadProject(args.project);
     std::vector<const MeshObject*> meshes;
     for (const MeshObject& m : p.meshes)
@@ -453,6 +458,7 @@ json perBone(const std::vector<size_t>& counts, const std::vector<std::string>& 
 
 int rig(const RigArgs& args) {
   return guarded([&] {
+    checkOutputPath(args.output, {args.project, args.skeleton == "auto" ? std::string() : args.skeleton}, args.project);
     if (fs::exists(args.output) && !args.overwrite && fs::absolute(args.output) != fs::absolute(args.project))
       throw InputError(args.output, "already exists (use --overwrite to replace it)");
     Project project = loadProject(args.project);
@@ -565,6 +571,8 @@ int rig(const RigArgs& args) {
 
 int exportTets(const ExportTetsArgs& args) {
   return guarded([&] {
+    checkOutputPath(args.output, {args.project});
+    checkOutputPath(fs::path(args.output).replace_extension(".joint").string(), {args.project});
     const Project p = loadProject(args.project);
     const VolumeObject* v = nullptr;
     for (const VolumeObject& x : p.volumes)

@@ -42,10 +42,17 @@ std::string segmentName(const std::string& clip, double start, double end) {
   return s.str();
 }
 
+std::string formatLimit(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 // "key=1,other=0.5" (option `option`): each named value set over what `keys`
-// point at; values must be finite (and >= 0 unless `negative`).
+// point at; values must be finite, at most `limit` in size (costs and gains
+// beyond it overflow), and >= 0 unless `negative`.
 void parseKeyValues(const std::string& option, const std::string& text,
-                    std::initializer_list<std::pair<const char*, double*>> keys, bool negative) {
+                    std::initializer_list<std::pair<const char*, double*>> keys, bool negative, double limit) {
   std::string names;
   for (const auto& [name, value] : keys) names += (names.empty() ? "" : ", ") + std::string(name);
   std::stringstream in(text);
@@ -60,8 +67,9 @@ void parseKeyValues(const std::string& option, const std::string& text,
     const std::string number = item.substr(eq + 1);
     char* end = nullptr;
     const double v = std::strtod(number.c_str(), &end);
-    if (number.empty() || *end != '\0' || !std::isfinite(v) || (!negative && v < 0))
-      throw InputError(option, "the value of " + key + " must be a " + (negative ? "finite number" : "number >= 0") +
+    if (number.empty() || *end != '\0' || !std::isfinite(v) || (!negative && v < 0) || std::abs(v) > limit)
+      throw InputError(option, "the value of " + key + " must be a number " +
+                                   (negative ? "between -" + formatLimit(limit) + " and " : "from 0 to ") + formatLimit(limit) +
                                    ", not '" + number + "'");
     *slot = v;
   }
@@ -73,7 +81,7 @@ control::CostWeights parseCostWeights(const std::string& text) {
   parseKeyValues("--weights", text,
                  {{"pose", &w.pose}, {"root", &w.root}, {"position", &w.position}, {"endEffector", &w.endEffector},
                   {"balance", &w.balance}, {"velocity", &w.velocity}},
-                 false);
+                 false, 1e6);
   return w;
 }
 
@@ -84,7 +92,7 @@ control::BalanceGains parseBalanceGains(const std::string& text) {
                  {{"ankle_tilt", &g.ankleTilt}, {"ankle_balance", &g.ankleBalance}, {"ankle_velocity", &g.ankleVelocity},
                   {"hip_tilt", &g.hipTilt}, {"hip_balance", &g.hipBalance}, {"hip_velocity", &g.hipVelocity},
                   {"swing_hip_balance", &g.swingHipBalance}, {"swing_hip_velocity", &g.swingHipVelocity}},
-                 true);
+                 true, 1e3);
   return g;
 }
 
@@ -121,6 +129,9 @@ int optimize(const OptimizeArgs& args) {
   } restore{coutBuffer};
   if (!root) std::cerr.setstate(std::ios::failbit);  // one message per failure, from rank 0
   return guarded([&]() -> int {
+    const std::string clipFile = fs::exists(args.clip) ? args.clip : std::string();
+    checkOutputPath(args.output, {args.project, clipFile}, args.project);
+    checkOutputPath(args.statsJson, {args.project, clipFile, args.output});
     if (root && args.output != args.project && fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "exists (pass --overwrite to replace it)");
     Project project = loadProject(args.project);
@@ -311,12 +322,15 @@ int optimize(const OptimizeArgs& args) {
               << " the search, end cost " << end.total << std::endl;
     if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
     if (!same) throw std::runtime_error("the replayed controller does not reproduce the search's end state");
+    if (!stopped.empty()) std::cerr << "sinew-cli: " << args.project << ": the search stopped: " << stopped << "\n";
     return stopped.empty() ? int(kOk) : int(kBadInput);
   });
 }
 
 int fitFeedback(const FitFeedbackArgs& args) {
   return guarded([&]() -> int {
+    checkOutputPath(args.output, {args.project}, args.project);
+    checkOutputPath(args.statsJson, {args.project, args.output});
     if (args.output != args.project && fs::exists(args.output) && !args.overwrite)
       throw InputError(args.output, "exists (pass --overwrite to replace it)");
     Project project = loadProject(args.project);

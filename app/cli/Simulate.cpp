@@ -105,6 +105,15 @@ SolverParams checkedParams(const SimulateArgs& args, SolverKind kind) {
   return args.params;
 }
 
+// The project's values of the solver's table (Project::simulation.solverParams), then the flags'.
+SolverParams projectParams(const Project& project, SolverKind kind, const SolverParams& flags) {
+  SolverParams params;
+  if (const auto it = project.simulation.solverParams.find(solverKindName(kind)); it != project.simulation.solverParams.end())
+    params = it->second;
+  for (const auto& [name, value] : flags) params[name] = value;
+  return params;
+}
+
 // A count parameter's value (given or default), e.g. "threads" or "iterations".
 int countParam(SolverKind kind, const SolverParams& p, const char* name) { return int(paramValue(kind, p, name)); }
 
@@ -132,8 +141,9 @@ int simulateLi2019(const SimulateArgs& args) {
       throw InputError("--drive", "the li2019 solver drives bones kinematically only (--drive kinematic, or leave it out)");
     if (!args.drivenBones.empty() && args.motion.empty())
       throw InputError("--driven-bones", "needs --motion CLIP");
-    const SolverParams params = checkedParams(args, SolverKind::Li2019);
+    const SolverParams flags = checkedParams(args, SolverKind::Li2019);
     const Project project = loadProject(args.project);
+    const SolverParams params = projectParams(project, SolverKind::Li2019, flags);
     li2019::ModelOptions options = li2019::modelOptionsFor(project.simulation);
     if (args.youngsModulus > 0) options.youngsModulus = args.youngsModulus;
     if (args.poissonRatio >= 0) options.poissonRatio = args.poissonRatio;
@@ -233,8 +243,9 @@ int simulateViper(const SimulateArgs& args) {
     if (!args.drivenBones.empty()) throw InputError("--driven-bones", "is for --solver li2019");
     if (!args.pinBox.empty()) throw InputError("--pin-box", "is for --solver li2019 (rod bodies carry their own pins)");
     if (!args.colliders.empty()) throw InputError("--collider", "the viper solver collides with the ground and the skeleton's capsule bones only");
-    const SolverParams params = checkedParams(args, SolverKind::Viper);
+    const SolverParams flags = checkedParams(args, SolverKind::Viper);
     const Project project = loadProject(args.project);
+    const SolverParams params = projectParams(project, SolverKind::Viper, flags);
     viper::ViperOptions options;
     options.dt = paramValue(SolverKind::Viper, params, "dt");
     options.iterations = countParam(SolverKind::Viper, params, "iterations");
@@ -311,8 +322,9 @@ int simulateSheth2015(const SimulateArgs& args) {
     if (!args.motion.empty() && args.drivenBones.empty())
       throw InputError("--motion", "name the bones that follow the clip with --driven-bones (the others are simulated)");
     if (args.motion.empty() && !args.drivenBones.empty()) throw InputError("--driven-bones", "needs --motion CLIP");
-    const SolverParams params = checkedParams(args, SolverKind::Sheth2015);
+    const SolverParams flags = checkedParams(args, SolverKind::Sheth2015);
     const Project project = loadProject(args.project);
+    const SolverParams params = projectParams(project, SolverKind::Sheth2015, flags);
     sheth2015::Sheth2015Options options = sheth2015::optionsFor(project);
     if (params.count("dt")) options.dt = params.at("dt");
     if (args.youngsModulus > 0) options.decompose.material.youngsModulus = args.youngsModulus;
@@ -392,7 +404,24 @@ int simulateSheth2015(const SimulateArgs& args) {
   });
 }
 
+// The run's outputs never overwrite its inputs (the project, its data
+// folder, a .bvh motion), neither directly nor through the export's files.
+void checkSimulateOutputs(const SimulateArgs& args) {
+  std::vector<std::string> inputs{args.project};
+  if (!args.motion.empty() && fs::exists(args.motion)) inputs.push_back(args.motion);
+  checkOutputPath(args.statsJson, inputs);
+  if (args.exportDir.empty()) return;
+  checkOutputPath(args.exportDir, inputs);
+  const std::string stem = fs::path(args.project).stem().string();
+  for (const char* ext : {".bvh", ".pc2"}) checkOutputPath((fs::path(args.exportDir) / (stem + ext)).string(), inputs);
+}
+
 int simulate(const SimulateArgs& args) {
+  if (const int rc = guarded([&] {
+        checkSimulateOutputs(args);
+        return int(kOk);
+      }))
+    return rc;
   if (!args.push.empty() && args.solver != "liu2013")
     return guarded([&]() -> int { throw InputError("--push", "is available with the liu2013 solver only, not " + args.solver); });
   if (args.solver == "li2019") return simulateLi2019(args);
@@ -401,8 +430,9 @@ int simulate(const SimulateArgs& args) {
   return guarded([&] {
     if (args.solver != "liu2013")
       throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019, viper, sheth2015)");
-    const SolverParams params = checkedParams(args, SolverKind::Liu2013);
+    const SolverParams flags = checkedParams(args, SolverKind::Liu2013);
     const Project project = loadProject(args.project);
+    const SolverParams params = projectParams(project, SolverKind::Liu2013, flags);
     // The materials saved with the project; the flags below override the flesh.
     liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);
     // The step: --dt, else the one rigging found this character stable at, else the default.

@@ -310,6 +310,8 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   connect(sim_, &SimulationController::framesChanged, this, &SimulatePanel::updateFrames);
   connect(doc_, &Document::structureChanged, this, &SimulatePanel::refreshClips);
   connect(doc_, &Document::objectChanged, this, &SimulatePanel::refreshClips);
+  connect(doc_, &Document::settingsChanged, this, &SimulatePanel::refreshParamValues);  // undo, redo
+  connect(doc_, &Document::projectReplaced, this, &SimulatePanel::refreshParamValues);
   refreshClips();
   updateState();
   updateFrames();
@@ -361,6 +363,23 @@ void SimulatePanel::rebuildParams() {
     paramsForm_->addRow(QString::fromStdString(spec.help).section(" (", 0, 0), editor);
   }
   paramsBox_->setVisible(paramsForm_->rowCount() > 0);
+}
+
+// The editors show the project's values (after an undo, or another project).
+void SimulatePanel::refreshParamValues() {
+  const SolverKind kind = sim_->solver();
+  const SolverParams& current = sim_->solverParams(kind);
+  for (const ParamSpec& spec : solverParams(kind)) {
+    const double value = paramValue(kind, current, spec.name);
+    auto* editor = paramsBox_->findChild<QAbstractSpinBox*>("simParam_" + QString::fromStdString(spec.name));
+    if (auto* i = qobject_cast<QSpinBox*>(editor); i && i->value() != int(value)) {
+      const QSignalBlocker block(i);
+      i->setValue(int(value));
+    } else if (auto* d = qobject_cast<QDoubleSpinBox*>(editor); d && d->value() != value) {
+      const QSignalBlocker block(d);
+      d->setValue(value);
+    }
+  }
 }
 
 void SimulatePanel::refreshModes() {

@@ -54,6 +54,7 @@ class SimulatePanel : public QWidget {
   // The chosen solver's parameter editors, one per entry of the registry's
   // table (solver/Solvers.h): range, default and help from there.
   void rebuildParams();
+  void refreshParamValues();
   void refreshClips();
   void applyDrive();
   void applyToggles();

@@ -1,39 +1,24 @@
-// The Simulate panel's engine: a soft character built from the open project
-// (the Liu 2013 solver on the cage, Li 2019's on the conforming mesh: a
-// passive character, the VIPER rods of the project's rod bodies, or Sheth
-// 2015's deformable bones cut from the cage: passive, with a mode viewer), stepped
-// frame by frame (1/60 s, or one step when a step is longer) on a worker
-// thread. Every frame goes to a timeline cache (surface, joint poses,
-// measures, solver snapshot; with VIPER also every skinned surface and the
-// rods' node centres and radii) that the UI scrubs, replays and plots; the
-// viewport shows the displayed frame's surfaces, pills and skeleton in place
-// of the rest pose. Wraps the
-// viewport's other interaction (the rig tools) and forwards what it does not
-// use. The materials come from the project (Project::simulation); editing
-// them outdates the model, which the next Play or Reset rebuilds; the scene
-// (ground, colliders) reaches a running simulation at once. Draws the
-// project's colliders.
+// The Simulate panel's engine: what to simulate (the solver chosen from the
+// registry with its parameters, a drive, a controller or a clip to play, the
+// toggles, VIPER's activation), run control (play, pause, step, reset) and
+// the timeline that the UI scrubs, replays and plots. Three parts:
+//   SimulationWorker: builds the solver and steps it on its own thread,
+//                     recording every frame (SimulationWorker.h);
+//   SimulationView:   the viewport's picture of the displayed frame and the
+//                     mouse's spring (SimulationView.h);
+//   this controller:  the Qt side that ties them to the Document and the UI.
+// The materials come from the project (Project::simulation); editing them
+// outdates the model, which the next Play or Reset rebuilds; the scene
+// (ground, colliders) reaches a running simulation at once where the solver
+// takes it (Liu 2013), else at the next build.
 #pragma once
 
 #include "Document.h"
 #include "Log.h"
+#include "SimulationView.h"
+#include "SimulationWorker.h"
 #include "ViewportWidget.h"
-#include "control/Optimize.h"
-#include "io/AnimationExport.h"
 #include "liu2013/Liu2013.h"
-#include "rig/Followers.h"
-#include "solver/Simulation.h"
-#include "solver/Solvers.h"
-
-namespace sinew::li2019 {
-class Li2019Simulation;
-}
-namespace sinew::viper {
-class ViperSimulation;
-}
-namespace sinew::sheth2015 {
-class Sheth2015Simulation;
-}
 
 #include <QObject>
 #include <QString>
@@ -51,12 +36,12 @@ class QTimer;
 
 namespace sinew::app {
 
-class SimulationController : public QObject, public ViewportInteraction {
+class SimulationController : public QObject {
   Q_OBJECT
  public:
   static constexpr double kFrameTime = 1.0 / 60.0;
-  static constexpr double kGrabReach = 0.5;  // m: the longest stretch of the mouse's spring
-  static constexpr int kMaxFrames = 3600;  // one minute of timeline
+  static constexpr double kGrabReach = SimulationView::kGrabReach;
+  static constexpr int kMaxFrames = SimulationWorker::kMaxFrames;
 
   SimulationController(Document* doc, ViewportWidget* view, Log* log, ViewportInteraction* inner,
                        QObject* parent = nullptr);
@@ -70,7 +55,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   void step();
   void reset();   // back to t = 0 (a changed material rebuilds the model on the next play)
   void clear();   // drops the simulation entirely (project replaced)
-  bool simulating() const { return worker_.joinable(); }
+  bool simulating() const { return worker_.running(); }
   bool replaying() const;
   bool active() const { return simulating() || replaying(); }
   bool hasSimulation() const { return frameCount() > 0; }
@@ -86,16 +71,17 @@ class SimulationController : public QObject, public ViewportInteraction {
   // takes it at its next frame; a new one starts with it).
   void setActivation(double activation);
   double activation() const { return activation_; }
-  // A solver parameter of the registry's table for the next build (the
-  // Simulate dock's editors are generated from the table); a change outdates
-  // a built model of that solver (the next Play or Reset rebuilds it).
-  // Liu 2013's step is the project's (the Scene box's Time step).
+  // A solver parameter of the registry's table, kept in the project
+  // (Project::simulation.solverParams, one undo step; the Simulate dock's
+  // editors are generated from the table); a change outdates a built model
+  // of that solver (the next Play or Reset rebuilds it). Liu 2013's step is
+  // the project's timeStep (the Scene box's Time step).
   void setSolverParam(Solver kind, const std::string& name, double value);
   const SolverParams& solverParams(Solver kind) const;
   int shethModes() const { return int(paramValue(Solver::Sheth2015, solverParams(Solver::Sheth2015), "modes")); }
   // True while the worker builds a model (Sheth 2015 reports progress
   // through buildProgress()).
-  bool building() const { return building_; }
+  bool building() const { return worker_.building(); }
 
   // Sheth 2015's mode viewer. The bodies of the built model (empty before
   // the first Play or Step, and with the other solvers) with their modes'
@@ -113,6 +99,7 @@ class SimulationController : public QObject, public ViewportInteraction {
   bool showMode(int body, int mode, double amplitude);
   void hideMode();
   bool showingMode() const { return showingMode_; }
+  const SimulationView& display() const { return *display_; }
   void setDrive(DriveMode mode, ObjectId clip);
   void setToggles(const SimToggles& t);
   const SimToggles& toggles() const { return toggles_; }
@@ -133,20 +120,20 @@ class SimulationController : public QObject, public ViewportInteraction {
   bool playingKinematicClip() const { return kinematicClip_.has_value(); }
   // The ghost: world joint positions of the reference at the displayed frame
   // (empty without a controller), drawn offset by ghostOffset().
-  const std::vector<Vec3>& ghostJoints() const { return shownGhost_; }
-  static Vec3 ghostOffset() { return Vec3(0.9, 0, 0); }
+  const std::vector<Vec3>& ghostJoints() const { return display_->ghost(); }
+  static Vec3 ghostOffset() { return SimulationView::ghostOffset(); }
   bool loop() const { return loop_; }
   // Real time (default): simulated time advances no faster than the wall
   // clock; off: as fast as the solver goes. Applies from the next frame.
-  void setRealTime(bool on) { realTime_ = on; }
-  bool realTime() const { return realTime_; }
+  void setRealTime(bool on) { worker_.setRealTime(on); }
+  bool realTime() const { return worker_.realTime(); }
 
   // Timeline.
   int frameCount() const;
   int displayedFrame() const { return shownFrame_; }
   void showFrame(int index);
   double simulatedTime() const;       // of the last cached frame
-  double displayedTime() const { return shownTime_; }
+  double displayedTime() const { return display_->time(); }
   double realtimeFactor() const { return realtime_; }
   double msPerStep() const { return msPerStep_; }
   std::vector<Vec3> frameSurface(int index) const;
@@ -166,23 +153,12 @@ class SimulationController : public QObject, public ViewportInteraction {
   // Play, and with the Li 2019 solver).
   std::shared_ptr<const liu2013::Liu2013Model> model() const;
   // Simulated seconds per cached frame.
-  double frameTime() const { return frameTime_; }
-  const std::vector<Vec3>& displayedSurface() const { return shownMesh_.positions; }
+  double frameTime() const { return worker_.frameTime(); }
+  const std::vector<Vec3>& displayedSurface() const { return display_->surface(); }
   ObjectId surfaceMesh() const { return surfaceId_; }
   const QString& lastError() const { return lastError_; }
-  int32_t grabbedVertex() const { return grabbing_ ? grabVertex_ : -1; }  // Ctrl+left drag
+  int32_t grabbedVertex() const { return display_->grabbedVertex(); }  // Ctrl+left drag
   ViewportWidget* viewport() const { return view_; }
-
-  // ViewportInteraction (forwarded to the inner interaction when unused).
-  bool mousePress(QMouseEvent* e) override;
-  bool mouseMove(QMouseEvent* e, bool dragging) override;
-  bool mouseRelease(QMouseEvent* e) override;
-  bool keyPress(QKeyEvent* e) override;
-  bool keyRelease(QKeyEvent* e) override;
-  void decorate(render::FrameScene& scene) override;
-  const std::vector<Transform>* jointPose() const override;
-  Aabb extraBounds() const override;  // the displayed frame's surfaces and pills
-  bool showsSimulatedFrame() const override { return shownFrame_ >= 0; }
 
  signals:
   void stateChanged();               // running/paused, simulation created or dropped
@@ -191,112 +167,45 @@ class SimulationController : public QObject, public ViewportInteraction {
   void buildProgress(double fraction);  // 0..1 while a model is built (Sheth 2015)
 
  private:
-  struct Frame {
-    double time = 0;
-    std::vector<Vec3> surface;
-    std::vector<Transform> joints;
-    SimMeasures measures;
-    std::shared_ptr<const SimSnapshot> snapshot;
-    std::vector<Vec3> ghost;  // the reference's joints (controller runs)
-    // VIPER: the skinned surfaces after the first, and the rods' nodes in
-    // solver order (the bodies' first, then the bones' capsules): centres (m)
-    // and radii s r (m).
-    std::vector<std::pair<ObjectId, std::vector<Vec3>>> otherSurfaces;
-    std::vector<Vec3> pillCentres;
-    std::vector<double> pillRadii;
-  };
-  // The bodies' pills of a frame (bones: the bones' capsules instead), under mutex_.
-  render::PillSet pillsOf(const Frame& f, bool bones = false) const;
-  liu2013::Settings currentSettings() const;
-  void applySettings();  // the current settings to the solver (now, or at the worker's next frame)
-  void startWorker(int frames);  // frames < 0: until paused
-  void stopWorker();
-  void workerLoop(liu2013::Settings settings, Project project, int frames, double activation, SolverParams params);
-  void pushSettings(const liu2013::Settings& s);  // to the solver (the worker's, or idle)
+  SimBuild buildRequest() const;  // what the next build makes, from the current settings
+  Drive currentDrive() const;
+  void pushDrive();               // the drive and toggles to the solver (now, or before the worker's next frame)
+  void startWorker(int frames);   // frames < 0: until paused
   void onFrame();
-  void onWorkerFailed(const QString& message, bool build);
   void onWorkerEnded();
   void replayTick();
-  Frame captureFrame() const;
-  void applyGrab(const QPoint& pos);
 
   Document* doc_;
   ViewportWidget* view_;
   Log* log_;
-  ViewportInteraction* inner_;
+  SimulationWorker worker_;
+  std::unique_ptr<SimulationView> display_;
 
-  bool modelDirty_ = false;
-  liu2013::ModelOptions modelOptions_;  // what the current model was built with
-  QString highlightedCollider_;
-  std::vector<TriMesh> colliderMeshes_;   // the project's colliders, for drawing
-  std::vector<uint64_t> colliderRevisions_;
-  void updateColliderMeshes();
+  // What to simulate.
+  Solver solverKind_ = Solver::Liu2013;
   SimToggles toggles_;
   DriveMode drive_ = DriveMode::Hold;
   ObjectId clip_ = 0;
-  bool loop_ = false;
   std::optional<ControllerObject> controller_;
   std::optional<MotionClip> kinematicClip_;
   bool controllerFeedback_ = false;
-  std::shared_ptr<const control::ReferenceMotion> reference_;  // of the controller run (worker builds it)
-  std::shared_ptr<const control::ControllerPolicy> policy_;
-  std::vector<Vec3> shownGhost_;
+  double activation_ = 0;  // VIPER, every body
+  bool loop_ = false;
 
-  // Solver and cache. The worker owns the solver while it runs; the UI
-  // thread touches the solver only when no worker runs. frames_ and the
-  // pending changes are guarded by mutex_.
-  Solver solverKind_ = Solver::Liu2013;
-  std::shared_ptr<const liu2013::Liu2013Model> model_;   // Liu 2013 runs
-  std::unique_ptr<Simulation> solver_;
-  liu2013::Liu2013Solver* liu_ = nullptr;                 // solver_ when it is Liu 2013's
-  li2019::Li2019Simulation* li_ = nullptr;                // solver_ when it is Li 2019's
-  viper::ViperSimulation* viper_ = nullptr;               // solver_ when it is VIPER's
-  sheth2015::Sheth2015Simulation* sheth_ = nullptr;       // solver_ when it is Sheth 2015's
-  std::map<Solver, SolverParams> params_;                 // per solver, for the next build
-  std::vector<ModalBody> modalBodies_;                    // Sheth 2015: of the built model (under mutex_)
-  std::map<std::pair<int, int>, double> modeScale_;       // Sheth 2015: q per metre of surface motion, per (body, mode)
-  std::atomic<bool> building_{false};
-  std::atomic<int> postedProgress_{-1};                   // the last build progress posted, in percent
-  std::vector<std::array<int32_t, 2>> pillSegments_;      // VIPER: the bodies' segments (node pairs)
-  std::vector<std::array<int32_t, 2>> boneSegments_;      // VIPER: the bones' capsules (node pairs from bodyNodes_)
-  std::vector<double> pillRestRadius_;                    // VIPER: r per node, m
-  size_t bodyNodes_ = 0;                                  // VIPER: nodes [0, bodyNodes_) are the bodies'
-  double activation_ = 0;                                 // VIPER, every body (UI thread)
-  std::optional<double> pendingActivation_;               // for the worker's next frame
-  std::vector<Tri> triangles_;                            // of the simulated surface
-  Followers followers_;                                   // the other meshes, riding on the skeleton
-  double frameTime_ = kFrameTime;
+  // The built model.
+  bool modelDirty_ = false;
+  liu2013::ModelOptions modelOptions_;  // the materials it was built with
+  Solver builtKind_ = Solver::Liu2013;  // and its solver's parameters
+  SolverParams builtParams_;
   ObjectId surfaceId_ = 0;
-  mutable std::mutex mutex_;
-  std::vector<Frame> frames_;
-  uint64_t framesRevision_ = 1;  // bumped when frames are dropped
-  std::optional<liu2013::Settings> pendingSettings_;
-  bool grabChanged_ = false;
-  std::optional<Grab> pendingGrab_;
-  double workerRealtime_ = 0, workerMsPerStep_ = 0;
-  std::thread worker_;
-  std::atomic<bool> stop_{false};
-  std::atomic<bool> realTime_{true};
-  std::atomic<bool> workerDone_{false};
+  std::map<std::pair<int, int>, double> modeScale_;  // Sheth 2015: q per metre of surface motion, per (body, mode)
 
   // Display (UI thread).
   int shownFrame_ = -1;
-  double shownTime_ = 0;
-  TriMesh shownMesh_;
-  std::vector<Transform> shownJoints_;
-  std::vector<std::pair<ObjectId, TriMesh>> shownOthers_;  // VIPER: the other skinned surfaces
-  render::PillGeometry shownPills_, shownBones_;           // VIPER: the displayed frame's pills and bone capsules
-  bool shownHasPills_ = false;
-  bool showingMode_ = false;                               // Sheth 2015: shownMesh_ holds a mode shape
-  uint64_t shownVersion_ = 1;
+  bool showingMode_ = false;
   double realtime_ = 0, msPerStep_ = 0;
   QString lastError_;
   QTimer* replay_ = nullptr;
-
-  // Mouse grab.
-  bool grabbing_ = false;
-  int32_t grabVertex_ = -1;
-  Vec3 grabPlanePoint_ = Vec3::Zero(), grabPlaneNormal_ = Vec3::UnitZ();
 };
 
 }  // namespace sinew::app

@@ -1,5 +1,7 @@
 #include "control/Optimize.h"
 
+#include "core/Text.h"
+
 #include "control/InverseDynamics.h"
 #include "core/Error.h"
 #include "io/AnimationExport.h"
@@ -52,6 +54,7 @@ std::string specToJson(const OptimizeSpec& s) {
 
 OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
   OptimizeSpec s;
+  checkJsonNesting(text, context);
   try {
     const json j = json::parse(text);
     auto get = [&](const char* key, auto& value) {

@@ -1,5 +1,7 @@
 #include "core/Text.h"
 
+#include "core/Error.h"
+
 namespace sinew {
 
 std::string sanitizeName(const std::string& s) {
@@ -35,6 +37,28 @@ std::string sanitizeName(const std::string& s) {
     }
   }
   return out;
+}
+
+void checkJsonNesting(const std::string& text, const std::string& context, int maxDepth) {
+  int depth = 0;
+  bool inString = false, escaped = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (c == '"') inString = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > maxDepth)
+        throw InputError(context, "arrays and objects nest deeper than " + std::to_string(maxDepth) + " levels (at byte " +
+                                      std::to_string(i) + "): not a file Sinew wrote");
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
 }
 
 }  // namespace sinew

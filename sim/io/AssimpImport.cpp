@@ -9,6 +9,8 @@
 #include "io/TetFiles.h"
 
 #include <assimp/Exporter.hpp>
+
+#include "io/AssimpWrite.h"
 #include <assimp/Importer.hpp>
 #include <assimp/ProgressHandler.hpp>
 #include <assimp/postprocess.h>
@@ -497,6 +499,8 @@ ImportedMesh buildMesh(const std::vector<MeshInstance>& parts, const std::string
 }
 
 // Structural consistency of a scene as a loader produced it.
+constexpr unsigned kMaxFaceCorners = 4096;
+
 void checkRawScene(const aiScene* s, const std::string& path) {
   if (s->mNumMeshes && !s->mMeshes) throw InputError(path, "damaged file: mesh table missing");
   for (unsigned m = 0; m < s->mNumMeshes; ++m) {
@@ -509,6 +513,10 @@ void checkRawScene(const aiScene* s, const std::string& path) {
       const aiFace& face = mesh->mFaces[f];
       if (face.mNumIndices == 0 || !face.mIndices)
         throw InputError(path, "damaged file: " + which + " face " + std::to_string(f) + " has no vertices (truncated?)");
+      // Triangulating an n-gon costs O(n^2): a 100,000-corner face took a minute.
+      if (face.mNumIndices > kMaxFaceCorners)
+        throw InputError(path, which + " face " + std::to_string(f) + " has " + std::to_string(face.mNumIndices) +
+                                   " corners; Sinew reads polygons of up to " + std::to_string(kMaxFaceCorners));
       for (unsigned i = 0; i < face.mNumIndices; ++i)
         if (face.mIndices[i] >= mesh->mNumVertices)
           throw InputError(path, "damaged file: " + which + " face " + std::to_string(f) + " refers to vertex " +
@@ -1088,8 +1096,7 @@ void exportMeshes(const std::vector<const MeshObject*>& meshes, const std::strin
     scene->mRootNode->mChildren[i] = node;
   }
   // Assimp writes the file (and side files such as .mtl or .bin) itself.
-  if (ex.Export(scene.get(), formatId, path) != AI_SUCCESS)
-    throw InputError(path, std::string("export failed: ") + ex.GetErrorString());
+  exportSceneChecked(*scene, formatId, path);
 }
 
 }  // namespace sinew

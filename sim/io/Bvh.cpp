@@ -175,7 +175,9 @@ MotionClip parseBvh(const std::string& text, const std::string& fileName, double
   tok.expect("Frame");
   tok.expect("Time:");
   clip.frameTime = tok.number("the frame time");
-  if (!(clip.frameTime > 0)) tok.fail("frame time must be positive");
+  // 100 kHz to one frame a minute: anything else is a damaged file (1e-320 or 1e308 s made inf Hz and inf s clips).
+  if (!(clip.frameTime >= 1e-5 && clip.frameTime <= 60))
+    tok.fail("frame time must lie between 1e-05 and 60 s (it is " + countText(clip.frameTime) + ")");
 
   clip.frameCount = static_cast<int32_t>(frames);
   const size_t expected = static_cast<size_t>(needed);

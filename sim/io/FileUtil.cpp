@@ -3,6 +3,8 @@
 #include "core/Error.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -13,6 +15,7 @@
 #include <cstdlib>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,7 +51,44 @@ namespace {
 std::string errnoText() { return std::strerror(errno); }
 }  // namespace
 
-void writeFileAtomic(const std::string& path, std::string_view data, const WriteHook& hook) {
+
+namespace {
+
+// "-" and /dev/stdout: the bytes go to standard output (a pipe, a terminal), every error reported.
+void writeStdout(const std::string& path, std::string_view data) {
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t w = ::write(STDOUT_FILENO, data.data() + done, data.size() - done);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(path, "write failed: " + errnoText());
+    }
+    done += size_t(w);
+  }
+}
+
+}  // namespace
+
+std::string writableTarget(const std::string& path) {
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) != 0) return path;  // a new file
+  std::string target = path;
+  if (S_ISLNK(st.st_mode)) {
+    std::error_code ec;
+    target = fs::weakly_canonical(fs::path(path), ec).string();
+    if (ec) throw InputError(path, "cannot follow the symbolic link: " + ec.message());
+    if (::stat(target.c_str(), &st) != 0) return target;  // a link to a file not yet there
+  }
+  if (S_ISDIR(st.st_mode)) throw InputError(path, "is a directory, not a file");
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path, "is not a regular file (a device, pipe or socket): Sinew writes regular files only"
+                           " (give - to write to standard output)");
+  return target;
+}
+
+void writeFileAtomic(const std::string& requested, std::string_view data, const WriteHook& hook) {
+  if (requested == "-" || requested == "/dev/stdout") return writeStdout(requested, data);
+  const std::string path = writableTarget(requested);
   static std::atomic<uint64_t> counter{0};
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
@@ -96,6 +136,74 @@ void writeFileAtomic(const std::string& path, std::string_view data, const Write
     ::fsync(dfd);
     ::close(dfd);
   }
+}
+
+namespace {
+
+fs::path resolved(const std::string& p) {
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(fs::absolute(fs::path(p), ec), ec);
+  return ec ? fs::absolute(fs::path(p)).lexically_normal() : r;
+}
+
+bool within(const fs::path& inner, const fs::path& outer) {
+  auto i = inner.begin(), o = outer.begin();
+  for (; o != outer.end(); ++o, ++i)
+    if (i == inner.end() || *i != *o) return false;
+  return true;
+}
+
+}  // namespace
+
+void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs, const std::string& mayReplace) {
+  if (output.empty() || output == "-" || output == "/dev/stdout") return;
+  const fs::path out = resolved(output);
+  std::error_code ec;
+  for (const std::string& input : inputs) {
+    if (input.empty()) continue;
+    const fs::path in = resolved(input);
+    const bool same = out == in || (fs::exists(out, ec) && fs::exists(in, ec) && fs::equivalent(out, in, ec));
+    if (same && (mayReplace.empty() || resolved(mayReplace) != in))
+      throw InputError(output, "is the input " + input + ": writing it would destroy the input (choose another path)");
+    if (within(out, resolved(input + ".data")))
+      throw InputError(output, "lies in the data folder of the project " + input +
+                                   " (its meshes and volumes): choose a path outside " + input + ".data");
+  }
+}
+
+FileLock::FileLock(const std::string& file, bool exclusive, double waitSeconds) {
+  fd_ = ::open(file.c_str(), exclusive ? (O_RDWR | O_CREAT | O_CLOEXEC) : (O_RDONLY | O_CLOEXEC), 0644);
+  if (fd_ < 0) {
+    if (!exclusive) return;  // nothing has ever been saved there: nothing to wait for
+    throw InputError(file, "cannot create the lock file: " + errnoText());
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(waitSeconds);
+  while (::flock(fd_, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      const std::string msg = errnoText();
+      ::close(fd_);
+      throw InputError(file, "cannot lock: " + msg);
+    }
+    if (std::chrono::steady_clock::now() >= until) {
+      char pid[32] = {};
+      const ssize_t n = ::pread(fd_, pid, sizeof(pid) - 1, 0);
+      ::close(fd_);
+      fd_ = -1;
+      throw InputError(file, "the project is being saved by process " + std::string(n > 0 ? pid : "?") + " (waited " +
+                                 std::to_string(int(waitSeconds)) + " s); try again when it has finished");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (exclusive) {
+    const std::string pid = std::to_string(::getpid());
+    if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
+      // the pid is only for the message of a process that waits: not an error
+    }
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the lock
 }
 
 size_t removeStaleTemporaries(const std::string& dir, const std::string& prefix) {

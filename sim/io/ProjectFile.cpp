@@ -1,6 +1,8 @@
 #include "io/ProjectFile.h"
+#include "solver/Solvers.h"
 
 #include "core/Hash.h"
+#include "core/Text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,6 +17,12 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 std::string projectDataDir(const std::string& path) { return path + ".data"; }
+
+// ".<name>.lock" beside the project: held by a save (exclusive) or a load (shared).
+std::string projectLockFile(const std::string& path) {
+  const fs::path p(path);
+  return (p.parent_path() / ("." + p.filename().string() + ".lock")).string();
+}
 
 namespace {
 
@@ -340,6 +348,7 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
       colliders.push_back({{"name", c.name}, {"shape", colliderShapeName(c.shape)}, {"center", vec3(c.center)},
                            {"rotationDegrees", vec3(c.rotationDegrees)}, {"size", vec3(c.size)}, {"friction", c.friction}});
     if (!colliders.empty()) sim["colliders"] = colliders;
+    if (!p.simulation.solverParams.empty()) sim["solvers"] = p.simulation.solverParams;
     j["simulation"] = sim;
   }
   return j;
@@ -662,6 +671,27 @@ Project projectFromJson(const json& j, const std::string& path) {
         throw InputError(path, "simulation: 'timeStep' must be between 1e-6 and 0.01 s (it is " + std::to_string(dt) + ")");
       p.simulation.timeStep = dt;
     }
+    if (s.contains("solvers")) {
+      // The registry's parameter tables: every value checked there (name, finite, range, count).
+      const json& solvers = s.at("solvers");
+      if (!solvers.is_object()) throw InputError(path, "simulation: 'solvers' must be an object of solver names");
+      for (const auto& [name, values] : solvers.items()) {
+        const std::optional<SolverKind> kind = solverKindFromName(name);
+        if (!kind) throw InputError(path, "simulation.solvers: '" + name + "' is not a solver (liu2013, li2019, viper, sheth2015)");
+        if (!values.is_object()) throw InputError(path, "simulation.solvers." + name + " must be an object of parameter values");
+        SolverParams params;
+        for (const auto& [param, value] : values.items()) {
+          if (!value.is_number()) throw InputError(path, "simulation.solvers." + name + "." + param + " must be a number");
+          params[param] = value.get<double>();
+        }
+        try {
+          validateParams(*kind, params);
+        } catch (const InputError& e) {
+          throw InputError(path, "simulation.solvers." + name + "." + e.file() + " " + e.problem());
+        }
+        p.simulation.solverParams[name] = std::move(params);
+      }
+    }
     if (s.contains("colliders"))
       for (const json& c : field<json>(s, "colliders", "simulation", path)) {
         Collider col;
@@ -720,13 +750,17 @@ void migrate2to3(json& j) {
 
 json parseDocument(const std::string& path) {
   const std::string text = readFileChecked(path);
+  checkJsonNesting(text, path);  // before any recursion over the document
   json j;
   try {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     throw InputError(path, "not valid JSON (byte " + std::to_string(e.byte) + "): the file is truncated or corrupted");
+  } catch (const json::exception& e) {  // a number out of range (1e309, 65,536 digits)
+    throw InputError(path, std::string("not a readable JSON document: ") + e.what());
   }
-  if (!j.is_object() || j.value("format", "") != kProjectFormatName)
+  if (!j.is_object() || !j.contains("format") || !j.at("format").is_string() ||
+      j.at("format").get<std::string>() != kProjectFormatName)
     throw InputError(path, "not a Sinew project (missing \"format\": \"sinew-project\")");
   if (!j.contains("version") || !j.at("version").is_number_integer())
     throw InputError(path, "project has no format version");
@@ -738,6 +772,8 @@ json parseDocument(const std::string& path) {
 int projectFileVersion(const std::string& path) { return parseDocument(path).at("version").get<int>(); }
 
 Project loadProject(const std::string& path, Diagnostics* outNotes) {
+  // A save by another process finishes first (its clean-up would remove blobs the old document names).
+  const FileLock lock(projectLockFile(path), false);
   json j = parseDocument(path);
   const int version = j.at("version").get<int>();
   if (version > kProjectFormatVersion)
@@ -755,31 +791,28 @@ Project loadProject(const std::string& path, Diagnostics* outNotes) {
       migrate2to3(j);
       if (outNotes) outNotes->push_back({Severity::Info, path + ": migrated project format 2 -> 3"});
     }
-    return projectFromJson(j, path);
+    Project p = projectFromJson(j, path);
+    // Skins naming joints the skeleton no longer has (deleted or renamed
+    // since the skin was made): loaded, with a warning; those weights move nothing.
+    if (outNotes && p.skeleton)
+      for (const MeshObject& m : p.meshes)
+        if (m.skin)
+          for (const std::string& bone : m.skin->bones)
+            if (p.skeleton->skeleton.find(bone) < 0)
+              outNotes->push_back({Severity::Warning, path + ": mesh '" + m.name + "': skin weights name bone '" + bone +
+                                                          "', which the skeleton does not have (its weights move nothing; "
+                                                          "bind the skin again to use them)"});
+    return p;
   } catch (const json::exception& e) {
     throw InputError(path, std::string("malformed project document: ") + e.what());
   }
 }
 
-void saveProject(const Project& project, const std::string& path, const SaveOptions& options) {
-  // Refuse to overwrite a project written by a newer Sinew.
+namespace {
+
+void writeProjectFiles(const std::string& path, const std::string& dir, const json& doc, const BlobWriter& blobs,
+                       const SaveOptions& options) {
   std::error_code ec;
-  if (fs::exists(path, ec)) {
-    int existing = 0;
-    try {
-      existing = projectFileVersion(path);
-    } catch (const InputError&) {
-      existing = 0;  // not a readable project: it is replaced like any other file
-    }
-    if (existing > kProjectFormatVersion)
-      throw InputError(path, "holds a project from a newer Sinew (format version " + std::to_string(existing) +
-                                 "); refusing to overwrite it. Save under another name.");
-  }
-  BlobWriter blobs;
-  const json doc = projectToJson(project, blobs);
-  const std::string dir = projectDataDir(path);
-  fs::create_directories(dir, ec);
-  if (ec) throw InputError(path, "cannot create data directory " + dir + ": " + ec.message());
 
   // 1. Blobs (content-addressed: an existing file with the right size is already this content).
   for (const auto& [name, bytes] : blobs.blobs()) {
@@ -799,6 +832,39 @@ void saveProject(const Project& project, const std::string& path, const SaveOpti
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (isBlobName(name) && !blobs.blobs().count(name)) fs::remove(entry.path(), ec);
+  }
+}
+
+}  // namespace
+
+void saveProject(const Project& project, const std::string& path, const SaveOptions& options) {
+  // Refuse to overwrite a project written by a newer Sinew.
+  std::error_code ec;
+  if (fs::exists(path, ec)) {
+    int existing = 0;
+    try {
+      existing = projectFileVersion(path);
+    } catch (const InputError&) {
+      existing = 0;  // not a readable project: it is replaced like any other file
+    }
+    if (existing > kProjectFormatVersion)
+      throw InputError(path, "holds a project from a newer Sinew (format version " + std::to_string(existing) +
+                                 "); refusing to overwrite it. Save under another name.");
+  }
+  (void)writableTarget(path);  // a directory or a device: refused before anything is written
+  BlobWriter blobs;
+  const json doc = projectToJson(project, blobs);
+  const std::string dir = projectDataDir(path);
+  const bool newDir = !fs::exists(dir, ec);
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError(path, "cannot create data directory " + dir + ": " + ec.message());
+  // One save at a time per project: another process's clean-up would remove this one's blobs.
+  const FileLock lock(projectLockFile(path), true);
+  try {
+    writeProjectFiles(path, dir, doc, blobs, options);
+  } catch (...) {
+    if (newDir) fs::remove_all(dir, ec);  // no orphan data folder beside a project that was never written
+    throw;
   }
 }
 

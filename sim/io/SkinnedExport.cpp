@@ -4,6 +4,8 @@
 #include "io/FileUtil.h"
 
 #include <assimp/Exporter.hpp>
+
+#include "io/AssimpWrite.h"
 #include <assimp/scene.h>
 
 #include <map>
@@ -180,9 +182,7 @@ void exportSkinnedCharacter(const Skeleton& skeleton, const std::vector<SkinnedP
   addChildren(armature, rootJoints);
   addChildren(scene->mRootNode, sceneChildren);
 
-  Assimp::Exporter ex;
-  if (ex.Export(scene.get(), formatId, path) != AI_SUCCESS)
-    throw InputError(path, std::string("export failed: ") + ex.GetErrorString());
+  exportSceneChecked(*scene, formatId, path);
 }
 
 }  // namespace sinew

@@ -243,4 +243,13 @@ void Li2019Simulation::restore(const SimSnapshot& s) {
   }
 }
 
+void Li2019Simulation::setDrive(const Drive& drive) {
+  if (drive.mode == DriveMode::Hold || !drive.clip) {
+    if (clip_) setMotion(std::nullopt);
+    return;
+  }
+  if (clip_ && clip_->name == drive.clip->name && loop_ == drive.loop) return;
+  setMotion(*drive.clip, drive.loop);
+}
+
 }  // namespace sinew::li2019

@@ -39,6 +39,9 @@ class Li2019Simulation final : public Simulation {
   void setToggles(const SimToggles& t) override;
   SimToggles toggles() const override { return toggles_; }
   void setGrab(const std::optional<Grab>& grab) override;
+  const std::vector<Tri>& surfaceTriangles() const override { return triangles_; }
+  // Both the Kinematic and the Pd drive play the clip on every bone.
+  void setDrive(const Drive& drive) override;
 
   // Drives bones kinematically from a clip of the project's skeleton (joints
   // matched by name; skeletonPoseFromClip at the simulation time): the named
@@ -53,7 +56,6 @@ class Li2019Simulation final : public Simulation {
 
   const Li2019Solver& solver() const { return *solver_; }
   const Li2019Model& model() const { return solver_->model(); }
-  const std::vector<Tri>& surfaceTriangles() const { return triangles_; }
 
  private:
   void applySettings();

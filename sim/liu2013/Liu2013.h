@@ -240,8 +240,12 @@ class Liu2013Solver final : public Simulation {
   void setToggles(const SimToggles& t) override { settings_.toggles = t; }
   SimToggles toggles() const override { return settings_.toggles; }
   void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
+  const std::vector<Tri>& surfaceTriangles() const override { return model_->surfaceTriangles; }
+  void setDrive(const Drive& drive) override;
+  bool setScene(const SimulationSetup& setup) override;
 
   const Liu2013Model& model() const { return *model_; }
+  const std::shared_ptr<const Liu2013Model>& sharedModel() const { return model_; }
   const Settings& settings() const { return settings_; }
   void setSettings(const Settings& s);
   const Liu2013State& state() const { return state_; }

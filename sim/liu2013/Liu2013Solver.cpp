@@ -66,6 +66,21 @@ Liu2013Solver::Liu2013Solver(std::shared_ptr<const Liu2013Model> model, Settings
 
 Liu2013Solver::~Liu2013Solver() = default;
 
+void Liu2013Solver::setDrive(const Drive& drive) {
+  Settings s = settings_;
+  s.drive = drive.clip ? drive.mode : DriveMode::Hold;
+  s.clip = drive.clip;
+  s.loopClip = drive.loop;
+  setSettings(s);
+}
+
+bool Liu2013Solver::setScene(const SimulationSetup& setup) {
+  Settings s = settings_;
+  applyScene(setup, s);
+  setSettings(s);
+  return true;
+}
+
 void Liu2013Solver::setSettings(const Settings& s) {
   if (!(s.dt > 0 && s.dt <= 0.01)) throw InputError("settings", "time step must lie in (0, 0.01] s");
   const int threads = scratch_ ? scratch_->arena.max_concurrency() : -1;

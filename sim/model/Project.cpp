@@ -85,6 +85,7 @@ void Project::validate(const std::string& context) const {
     const std::string what = "mesh '" + m.name + "'";
     claim(m.id, what);
     if (hasInvalidIndices(m.mesh)) throw InputError(context, what + " has a face index out of range");
+    if (m.mesh.triangles.empty()) throw InputError(context, what + " has no triangles");
     for (const Vec3& p : m.mesh.positions)
       if (!p.allFinite()) throw InputError(context, what + " has a non-finite vertex position");
     if (m.skin) m.skin->validate(context + ": " + what, m.mesh.vertexCount());
@@ -122,6 +123,10 @@ void Project::validate(const std::string& context) const {
         throw InputError(context, what + ": embedding does not match mesh '" + m->name + "'");
       for (int32_t t : v.embedding.tet)
         if (t < 0 || size_t(t) >= v.mesh.tetCount()) throw InputError(context, what + ": embedding refers to a missing tet");
+      for (size_t i = 0; i < v.embedding.weights.size(); ++i)
+        for (double w : v.embedding.weights[i])
+          if (!std::isfinite(w) || std::abs(w) > 1e6)
+            throw InputError(context, what + ": embedding weight of vertex " + std::to_string(i) + " is not a finite number");
     }
     if (v.weights) v.weights->validate(context + ": " + what + " weights", v.mesh.nodeCount());
   }

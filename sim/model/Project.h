@@ -12,6 +12,7 @@
 #include "model/SkinWeights.h"
 #include "volume/TetMesh.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -95,8 +96,13 @@ struct SimulationSetup {
   std::vector<Collider> colliders;      // static obstacles (names unique)
   std::optional<double> timeStep;       // s, the explicit step of Liu 2013 this character is stable at
                                         // (nullopt: the solver's default; set when rigging finds it must be smaller)
+  // Per solver (by registry name: "li2019", ...), the values of its
+  // parameter table (solver/Solvers.h) chosen for this project; a parameter
+  // left out takes the table's default. Checked on load by validateParams.
+  std::map<std::string, std::map<std::string, double>> solverParams;
   bool empty() const {
-    return !flesh && regions.empty() && !groundHeight && !groundFriction && colliders.empty() && !timeStep;
+    return !flesh && regions.empty() && !groundHeight && !groundFriction && colliders.empty() && !timeStep &&
+           solverParams.empty();
   }
   bool operator==(const SimulationSetup&) const = default;
 };

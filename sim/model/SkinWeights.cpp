@@ -20,6 +20,9 @@ void SkinWeights::validate(const std::string& context, size_t nVertices) const {
     throw InputError(context, "skin weights cover " + std::to_string(offsets.empty() ? 0 : offsets.size() - 1) +
                                   " vertices, the mesh has " + std::to_string(nVertices));
   if (bone.size() != weight.size()) throw InputError(context, "skin weights: bone and weight arrays differ in size");
+  for (size_t b = 0; b < bones.size(); ++b)
+    for (size_t c = 0; c < b; ++c)
+      if (bones[c] == bones[b]) throw InputError(context, "skin weights: bone '" + bones[b] + "' is listed twice");
   if (offsets.front() != 0 || offsets.back() != static_cast<int32_t>(bone.size()))
     throw InputError(context, "skin weights: row offsets do not span the influence arrays");
   for (size_t v = 0; v + 1 < offsets.size(); ++v)

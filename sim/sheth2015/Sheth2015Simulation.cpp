@@ -312,4 +312,25 @@ void Sheth2015Simulation::restore(const SimSnapshot& s) {
   lastGoodTime_ = time_;
 }
 
+void Sheth2015Simulation::setDrive(const Drive& drive) {
+  if (drive.mode == DriveMode::Hold || !drive.clip) {
+    if (clip_) setMotion(std::nullopt, {});
+    return;
+  }
+  if (clip_ && clip_->name == drive.clip->name) return;
+  setMotion(*drive.clip, {bones_.bodyNames.front()}, drive.loop);
+}
+
+std::vector<ModalBodyInfo> Sheth2015Simulation::modalBodies() const {
+  std::vector<ModalBodyInfo> out;
+  for (size_t k = 0; k < bones_.models.size(); ++k) {
+    ModalBodyInfo b;
+    b.name = k < bones_.bodyNames.size() ? bones_.bodyNames[k] : bones_.models[k]->name;
+    const Eigen::VectorXd& f = bones_.models[k]->frequencies;
+    b.frequencies.assign(f.data(), f.data() + f.size());
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
 }  // namespace sinew::sheth2015

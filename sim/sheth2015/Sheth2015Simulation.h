@@ -63,17 +63,21 @@ class Sheth2015Simulation final : public Simulation {
   void setToggles(const SimToggles& t) override;
   SimToggles toggles() const override { return toggles_; }
   void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
+  const std::vector<Tri>& surfaceTriangles() const override { return triangles_; }
+  // The clip moves the root bone's body (the pelvis) kinematically; the
+  // other bones hang from it and swing (Kinematic and Pd alike).
+  void setDrive(const Drive& drive) override;
+  std::vector<ModalBodyInfo> modalBodies() const override;
 
   // Copy c of the character (0 .. copies-1).
   size_t copies() const { return size_t(options_.copies); }
   std::vector<Vec3> surfacePositions(size_t copy) const;
   std::vector<Transform> jointPoses(size_t copy) const;
-  const std::vector<Tri>& surfaceTriangles() const { return triangles_; }
 
   // The mode viewer: the surface in the rest pose (copy 0, where the
   // project has it) with mode `mode` of body `body` set to `amplitude`
   // (q = amplitude e_mode, the basis' own units) and every other q zero.
-  std::vector<Vec3> modeShape(size_t body, int mode, double amplitude) const;
+  std::vector<Vec3> modeShape(size_t body, int mode, double amplitude) const override;
 
   // Bones (by name) that follow `clip` kinematically (joints matched by
   // name, looping) from the next step, blending in from where they are over

@@ -50,7 +50,14 @@ RunRecord runSimulation(Simulation& sim, const RunOptions& options, const Progre
     try {
       sim.step();
     } catch (const SimulationError& e) {
+      // The solver is back at its last good state: so is the record (no
+      // frame after it in the stats or the export; the message names that time).
       rec.stopped = e.what();
+      while (rec.frames.size() > 1 && rec.frames.back().time > e.lastGoodTime() + 0.5 * dt) {
+        rec.frames.pop_back();
+        if (options.recordSurface) rec.surfaces.pop_back();
+        if (options.recordSkeleton) rec.joints.pop_back();
+      }
       break;
     }
     const double w = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -1,12 +1,15 @@
 // What every solver offers the application: step, read the surface and the
-// skeleton, measure conservation quantities, snapshot and restore, and be
-// pulled by the mouse. The GUI's Simulate panel and `sinew-cli simulate`
-// talk to this interface only; each solver (Liu 2013 first) implements it.
+// skeleton, measure conservation quantities, snapshot and restore, be pulled
+// by the mouse, be driven by a clip, take the scene's changes, and show what
+// is particular to it (VIPER's rods and other skins, Sheth 2015's modes).
+// The GUI's Simulate panel and `sinew-cli simulate` talk to this interface
+// only (built by makeSimulation, solver/Solvers.h); each solver implements it.
 #pragma once
 
 #include "core/Types.h"
 #include "model/Project.h"
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +51,35 @@ struct SimMeasures {
   int32_t longestInvertedRunSteps = 0;   // the longest any element has stayed inverted since the start
 };
 
+// How the skeleton moves. Hold: the character is passive (Liu 2013: PD
+// servos hold the rest pose). Kinematic: the bones play the clip. Pd: Liu
+// 2013's servos track the clip; the other solvers play it kinematically
+// (Sheth 2015 drives the root bone's body and lets the others hang from it).
+struct Drive {
+  DriveMode mode = DriveMode::Hold;
+  std::optional<MotionClip> clip;  // required unless Hold
+  bool loop = true;
+};
+
+// Rods drawn as spheres swept between consecutive nodes (VIPER): the
+// topology, fixed for a built model, and the nodes of one instant.
+struct RodLayout {
+  std::vector<std::array<int32_t, 2>> bodySegments;  // node pairs of the bodies' rods
+  std::vector<std::array<int32_t, 2>> boneSegments;  // of the bones' capsules, numbered from bodyNodes
+  std::vector<double> restRadius;                    // per node, m
+  size_t bodyNodes = 0;                              // nodes [0, bodyNodes) are the bodies'
+};
+struct RodNodes {
+  std::vector<Vec3> centres;   // m
+  std::vector<double> radii;   // m (the rest radius times the node's scale)
+};
+
+// A deformable body's vibration modes (Sheth 2015's mode viewer).
+struct ModalBodyInfo {
+  std::string name;
+  std::vector<double> frequencies;  // Hz
+};
+
 // An opaque copy of a solver's whole state.
 class SimSnapshot {
  public:
@@ -84,6 +116,30 @@ class Simulation {
   virtual void setToggles(const SimToggles& t) = 0;
   virtual SimToggles toggles() const = 0;
   virtual void setGrab(const std::optional<Grab>& grab) = 0;
+  // The surface's triangles (indices into surfacePositions()).
+  virtual const std::vector<Tri>& surfaceTriangles() const = 0;
+
+  // The skeleton's motion from the next step. Throws InputError when the
+  // clip does not fit the skeleton (the drive is then unchanged).
+  virtual void setDrive(const Drive& drive) = 0;
+  // The project's scene (ground, friction, colliders; Liu 2013 also its
+  // time step) from the next step. Solvers that take the scene only when
+  // built return false: the next build takes it.
+  virtual bool setScene(const SimulationSetup&) { return false; }
+
+  // Particular to some solvers; the defaults say "not this solver".
+  // Muscle activation of every rod body, 0..1 (VIPER).
+  virtual void setMuscleActivation(double) {}
+  // Other skinned surfaces than surfaceMesh() that the solver moves itself
+  // (VIPER's other rod bodies), with their project mesh ids.
+  virtual std::vector<std::pair<ObjectId, std::vector<Vec3>>> otherSurfaces() const { return {}; }
+  // Rods to draw (VIPER): null when the solver has none.
+  virtual const RodLayout* rodLayout() const { return nullptr; }
+  virtual RodNodes rodNodes() const { return {}; }
+  // Vibration modes (Sheth 2015): the bodies, and the surface at rest with
+  // mode `mode` of body `body` at amplitude q (the basis' units).
+  virtual std::vector<ModalBodyInfo> modalBodies() const { return {}; }
+  virtual std::vector<Vec3> modeShape(size_t /*body*/, int /*mode*/, double /*q*/) const { return {}; }
 };
 
 }  // namespace sinew

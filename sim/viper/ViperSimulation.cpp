@@ -125,6 +125,46 @@ ViperSimulation::ViperSimulation(const Project& project, const ViperOptions& opt
   applyActivation();
   // Bones at their poses of t = 0 (a clip may start away from the rest pose).
   lastGood_ = solver_->state();
+  for (size_t b = 0; b < bodies_.size() && triangles_.empty(); ++b)
+    if (bodies_[b].surface) triangles_ = project.findMesh(bodies_[b].surface)->mesh.triangles;
+  // The pills' topology: consecutive nodes of every rod; the bones' capsules come last.
+  const auto bodyRods = size_t(input_.bodyFirstRod.back());
+  layout_.bodyNodes = bodyNodeEnd();
+  const auto firstBone = int32_t(layout_.bodyNodes);
+  for (size_t k = 0; k < model->rodCount(); ++k)
+    for (int32_t i = model->first[k]; i + 1 < model->first[k + 1]; ++i) {
+      if (k < bodyRods) layout_.bodySegments.push_back({i, i + 1});
+      else layout_.boneSegments.push_back({i - firstBone, i + 1 - firstBone});  // numbered from the first bone node
+    }
+  layout_.restRadius = model->restRadius;
+}
+
+void ViperSimulation::setDrive(const Drive& drive) {
+  if (drive.mode == DriveMode::Hold || !drive.clip) {
+    if (clip_) setMotion(std::nullopt);
+    return;
+  }
+  if (clip_ && clip_->name == drive.clip->name && loop_ == drive.loop) return;
+  setMotion(*drive.clip, drive.loop);
+}
+
+void ViperSimulation::setMuscleActivation(double activation) {
+  for (size_t b = 0; b < bodyCount(); ++b) setActivation(b, activation);
+}
+
+std::vector<std::pair<ObjectId, std::vector<Vec3>>> ViperSimulation::otherSurfaces() const {
+  std::vector<std::pair<ObjectId, std::vector<Vec3>>> all = surfaces();
+  if (!all.empty()) all.erase(all.begin());  // the first is surfaceMesh()
+  return all;
+}
+
+RodNodes ViperSimulation::rodNodes() const {
+  const RodState& state = solver_->state();
+  RodNodes n;
+  n.centres = state.c;
+  n.radii.resize(state.c.size());
+  for (size_t i = 0; i < state.c.size(); ++i) n.radii[i] = state.s[i] * model().restRadius[i];
+  return n;
 }
 
 size_t ViperSimulation::bodyNodeEnd() const { return size_t(model().first[size_t(input_.bodyFirstRod.back())]); }

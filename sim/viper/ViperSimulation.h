@@ -76,6 +76,13 @@ class ViperSimulation final : public Simulation {
   void setToggles(const SimToggles& t) override;
   SimToggles toggles() const override { return toggles_; }
   void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
+  const std::vector<Tri>& surfaceTriangles() const override { return triangles_; }
+  // Both the Kinematic and the Pd drive move the skeleton by the clip.
+  void setDrive(const Drive& drive) override;
+  void setMuscleActivation(double activation) override;
+  std::vector<std::pair<ObjectId, std::vector<Vec3>>> otherSurfaces() const override;
+  const RodLayout* rodLayout() const override { return &layout_; }
+  RodNodes rodNodes() const override;
 
   // Every skinned body's surface (project mesh id, positions now).
   std::vector<std::pair<ObjectId, std::vector<Vec3>>> surfaces() const;
@@ -115,6 +122,8 @@ class ViperSimulation final : public Simulation {
   std::vector<double> activation_;
   std::optional<Grab> grab_;
   RodState lastGood_;
+  std::vector<Tri> triangles_;  // of surfaceMesh()
+  RodLayout layout_;
 };
 
 }  // namespace sinew::viper

@@ -368,6 +368,19 @@ TEST(CliSimulate, Li2019RunsThePassiveOrDrivenCharacterOnTheConformingMesh) {
   EXPECT_LT(vy, 0.0);
   EXPECT_TRUE(std::filesystem::exists(out + "/regions_0006.obj"));
   EXPECT_TRUE(std::filesystem::exists(out + "/regions.bvh"));
+  // The project's solver parameters (set in the GUI's Simulate dock) are the
+  // run's; a flag overrides them.
+  {
+    Project p = loadProject(regions);
+    p.simulation.solverParams["li2019"] = {{"iterations", 3}};
+    saveProject(p, regions);
+    const std::string own = dir.file("own.json");
+    ASSERT_EQ(cli(dir, {"simulate", regions, "--solver", "li2019", "--seconds", "0.05", "--stats-json", own}).exitCode, 0);
+    EXPECT_EQ(json::parse(test::readBytes(own))["summary"]["setup"]["iterations"], 3);
+    ASSERT_EQ(cli(dir, {"simulate", regions, "--solver", "li2019", "--seconds", "0.05", "--iterations", "4",
+                        "--stats-json", own}).exitCode, 0);
+    EXPECT_EQ(json::parse(test::readBytes(own))["summary"]["setup"]["iterations"], 4);
+  }
   // Bones driven kinematically by a clip of the project: the character stands
   // and kicks instead of collapsing (passive: the centre of mass falls to
   // ~0.1 m within a second), its flesh carried by the bones.

@@ -161,8 +161,8 @@ TEST_F(ShethTest, BuildsInTheBackgroundFallsAndIsGrabbed) {
   const MeshObject* mesh = window->document()->project().findMesh(sim()->surfaceMesh());
   ASSERT_NE(mesh, nullptr);
   ASSERT_EQ(sim()->frameSurface(0).size(), mesh->mesh.vertexCount());
-  ASSERT_NE(sim()->jointPose(), nullptr);
-  EXPECT_EQ(sim()->jointPose()->size(), window->document()->project().skeleton->skeleton.joints.size());
+  ASSERT_NE(sim()->display().jointPose(), nullptr);
+  EXPECT_EQ(sim()->display().jointPose()->size(), window->document()->project().skeleton->skeleton.joints.size());
 
   // Without a grab: 0.5 s of falling.
   QTest::mouseClick(window->simulatePanel()->resetButton(), Qt::LeftButton);
@@ -375,7 +375,7 @@ TEST_F(ShethTest, AClipMovesThePelvisAndTheRestHangs) {
   ASSERT_NE(walk, nullptr);
   const int frame = sim()->frameCount() - 1;
   sim()->showFrame(frame);
-  const std::vector<Transform>* poses = sim()->jointPose();
+  const std::vector<Transform>* poses = sim()->display().jointPose();
   ASSERT_NE(poses, nullptr);
   const std::vector<Transform> want = skeletonPoseFromClip(skeleton, *walk, sim()->frameTime() * frame, true);
   EXPECT_LT(((*poses)[0].translation - want[0].translation).norm(), 1e-6) << "the pelvis is where the clip puts it";

@@ -217,8 +217,8 @@ TEST_F(SimulateTest, Li2019SolverPlaysTheBarAndExplainsAMissingMesh) {
   EXPECT_NEAR(m.front().centerOfMass.y(), 0.5, 1e-9);
   EXPECT_LT(m.back().centerOfMass.y(), 0.2) << "fell onto the ground";
   EXPECT_GT(m.back().centerOfMass.y(), 0.08) << "and lies on it";
-  ASSERT_NE(sim->jointPose(), nullptr);
-  EXPECT_EQ(sim->jointPose()->size(), 2u);
+  ASSERT_NE(sim->display().jointPose(), nullptr);
+  EXPECT_EQ(sim->display().jointPose()->size(), 2u);
   window->viewport()->frameAll();
   QTest::qWait(200);
   const QImage shot = window->grab().toImage();

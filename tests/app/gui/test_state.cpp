@@ -318,6 +318,25 @@ TEST_F(StateTest, SolverParameterEditorsComeFromTheRegistry) {
   child<QSpinBox>("simParam_iterations")->setValue(7);
   EXPECT_EQ(window->simulation()->solverParams(SolverKind::Li2019).at("iterations"), 7.0);
   window->findChild<QDockWidget*>("dockSimulate")->grab().save("/tmp/sinew-solver-params.png");
+  // The value is the project's: saved with it, one undo step, read back by another window.
+  const Project& p = window->document()->project();
+  EXPECT_EQ(p.simulation.solverParams.at("li2019").at("iterations"), 7.0);
+  const std::string saved = (tempDir("solver-params") + "/p.sinew").toStdString();
+  saveProject(p, saved);
+  EXPECT_EQ(loadProject(saved).simulation.solverParams.at("li2019").at("iterations"), 7.0);
+  window->document()->undoStack()->undo();
+  EXPECT_TRUE(p.simulation.solverParams.empty());
+  EXPECT_EQ(child<QSpinBox>("simParam_iterations")->value(), int(paramValue(SolverKind::Li2019, {}, "iterations")))
+      << "the editor follows the undo";
+  window->document()->undoStack()->redo();
+  EXPECT_EQ(child<QSpinBox>("simParam_iterations")->value(), 7);
+  window->document()->undoStack()->setClean();
+  window->actNew->trigger();
+  chooseSolver(SimulationController::Solver::Liu2013);
+  chooseSolver(SimulationController::Solver::Li2019);
+  QCoreApplication::processEvents();
+  EXPECT_EQ(child<QSpinBox>("simParam_iterations")->value(), int(paramValue(SolverKind::Li2019, {}, "iterations")))
+      << "a new project starts from the defaults";
   // Liu 2013: its step is the project's (Scene box), so only its threads here.
   chooseSolver(SimulationController::Solver::Liu2013);
   EXPECT_EQ(window->findChild<QWidget*>("simParam_dt"), nullptr);

@@ -200,7 +200,7 @@ TEST(BvhErrors, NonNumericOffset) {
   expectInputError(replaced(kSmall, "OFFSET 10 -5 0", "OFFSET 10 five 0"),
                    "line 8: expected an OFFSET coordinate, found 'five'");
   expectInputError(replaced(kSmall, "OFFSET 0 -80 0", "OFFSET 0 nan 0"), "line 12: expected an End Site OFFSET coordinate");
-  expectInputError(replaced(kSmall, "Frame Time: 0.0333333", "Frame Time: 0"), "line 27: frame time must be positive");
+  expectInputError(replaced(kSmall, "Frame Time: 0.0333333", "Frame Time: 0"), "line 27: frame time must lie between 1e-05 and 60 s");
   expectInputError(replaced(kSmall, "1.5 91", "1.5 9x1"), "line 29: expected a channel value, found '9x1'");
 }
 

@@ -431,6 +431,36 @@ TEST(ProjectFile, SimulationSceneRoundTrips) {
   EXPECT_THROW(p.validate("same name"), InputError);
 }
 
+// The solver parameters a user chose are the project's; every value is
+// checked by the registry's table on load, naming the solver and parameter.
+TEST(ProjectFile, SolverParametersRoundTripAndAreChecked) {
+  const TempDir dir;
+  Project p = sampleProject();
+  p.simulation.solverParams["li2019"] = {{"iterations", 7}, {"dt", 0.02}};
+  p.simulation.solverParams["sheth2015"] = {{"modes", 12}};
+  const std::string path = dir.file("params.sinew");
+  saveProject(p, path);
+  EXPECT_TRUE(loadProject(path).simulation == p.simulation);
+  const std::string text = readBytes(path);
+  auto replaced = [&](const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.substr(0, at) + to + text.substr(at + from.size());
+  };
+  const std::string bad = dir.file("bad.sinew");
+  std::filesystem::copy(path + ".data", bad + ".data", std::filesystem::copy_options::recursive);
+  writeBytes(bad, replaced("\"iterations\": 7.0", "\"iterations\": 0"));
+  expectLoadError(bad, {bad, "simulation.solvers.li2019.iterations", "out of range"});
+  writeBytes(bad, replaced("\"iterations\": 7.0", "\"iterations\": 7.5"));
+  expectLoadError(bad, {bad, "whole number"});
+  writeBytes(bad, replaced("\"iterations\": 7.0", "\"sweeps\": 7"));
+  expectLoadError(bad, {bad, "sweeps", "not a parameter of the li2019 solver"});
+  writeBytes(bad, replaced("\"iterations\": 7.0", "\"iterations\": \"7\""));
+  expectLoadError(bad, {bad, "must be a number"});
+  writeBytes(bad, replaced("\"li2019\"", "\"bullet\""));
+  expectLoadError(bad, {bad, "'bullet' is not a solver"});
+}
+
 TEST(ProjectFile, ControllersRoundTrip) {
   const TempDir dir;
   Project p = sampleProject();
