@@ -491,7 +491,10 @@ int simulate(const SimulateArgs& args) {
       model = controlled.model;
     }
     std::unique_ptr<liu2013::Liu2013Solver> own;
-    if (!controller) own = std::make_unique<liu2013::Liu2013Solver>(model, settings);
+    if (!controller) {
+      own = std::make_unique<liu2013::Liu2013Solver>(model, settings);
+      own->poseAtClipStart();  // driven by a clip: start in its first pose (the servos on target), as a controller does
+    }
     liu2013::Liu2013Solver& solver = controller ? *controlled.solver : *own;
 
     RunOptions run;

@@ -241,8 +241,14 @@ class Liu2013Solver final : public Simulation {
   SimToggles toggles() const override { return settings_.toggles; }
   void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
   const std::vector<Tri>& surfaceTriangles() const override { return model_->surfaceTriangles; }
+  // A drive set at t = 0 also poses the character at the clip's first frame
+  // (poseAtClipStart): its servos start on target instead of snapping the
+  // limbs from the rest pose.
   void setDrive(const Drive& drive) override;
   bool setScene(const SimulationSetup& setup) override;
+  // With a Kinematic or Pd drive: the skeleton at rest in the clip's pose of
+  // t = 0, the flesh skinned on it (setPose). Without: nothing.
+  void poseAtClipStart();
 
   const Liu2013Model& model() const { return *model_; }
   const std::shared_ptr<const Liu2013Model>& sharedModel() const { return model_; }

@@ -72,7 +72,9 @@ void Liu2013Solver::setDrive(const Drive& drive) {
   s.clip = drive.clip;
   s.loopClip = drive.loop;
   setSettings(s);
+  if (state_.time == 0) poseAtClipStart();  // a run that starts driven starts in the clip's first pose
 }
+
 
 bool Liu2013Solver::setScene(const SimulationSetup& setup) {
   Settings s = settings_;
@@ -186,6 +188,18 @@ static ClipPose clipPose(const Liu2013Model& m, const Settings& s, const std::ve
     p.root += travel;
   }
   return p;
+}
+
+void Liu2013Solver::poseAtClipStart() {
+  if (settings_.drive == DriveMode::Hold || !settings_.clip) return;
+  // At rest in that pose: a clip's first frame is often a calibration pose
+  // (CMU's 01_01 starts in a T-pose one frame before its first real pose), so
+  // its rate there is no velocity to start with.
+  const ClipPose now = clipPose(*model_, settings_, scratch_->clipJointOfLink, 0.0);
+  dyn::ArticulatedState s = restState().skeleton;
+  dyn::setPoseKinematic(model_->skeleton, s, now.root, now.rotation, 1.0);
+  s.velocity.setZero();
+  setPose(s);
 }
 
 dyn::PdTargets Liu2013Solver::driveTargets() const {

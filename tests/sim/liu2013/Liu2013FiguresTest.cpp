@@ -2,6 +2,7 @@
 // Each writes its curve as CSV into the build tree (docs/ holds the plots).
 #include "examples/Humanoid.h"
 #include "examples/Motions.h"
+#include "io/Bvh.h"
 #include "io/ProjectFile.h"
 #include "liu2013/Liu2013.h"
 #include "rig/RigBuild.h"
@@ -123,6 +124,44 @@ TEST(Liu2013Figures, Fig5ElbowReachesItsTargetWithPlasticity) {
   EXPECT_NEAR(reached[1], 130.0, 10.0);
   EXPECT_LT(reached[0], reached[1] - 5.0) << "without plasticity the elbow should fall measurably short";
   EXPECT_TRUE(writePlotSvg(plot, figurePath("liu2013_fig5.svg")));
+}
+
+// Issue 26: driven by CMU 01_01 with gravity and contact off, the character
+// snaps from the clip's calibration T-pose (frame 0) to its first real pose
+// 8.3 ms later (about 1,600 J of kinetic energy). No force can change the
+// total angular momentum; the step does, by an amount that halves with the
+// step (the semi-implicit Euler step is first order): the model conserves it,
+// its discretisation converges to it. Linear momentum holds to round-off.
+TEST(Liu2013Figures, AngularMomentumErrorOfASnapHalvesWithTheStep) {
+  const Project project = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
+  const auto model = buildLiu2013Model(project);
+  const MotionClip clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
+  double drift[2] = {0, 0};
+  for (int k = 0; k < 2; ++k) {
+    Settings s;
+    s.dt = 0.0005 / (1 << k);
+    s.threads = 1;
+    s.toggles.gravity = false;
+    s.toggles.contact = false;
+    s.drive = DriveMode::Pd;
+    s.clip = clip;
+    Liu2013Solver sim(model, s);
+    sim.poseAtClipStart();
+    const SimMeasures start = sim.measure();
+    EXPECT_LT(start.kineticEnergy, 1e-9) << "starts at rest in the clip's first pose";
+    double peak = 0;
+    while (sim.time() < 0.1 - 0.5 * s.dt) {
+      sim.step();
+      peak = std::max(peak, sim.measure().kineticEnergy);
+    }
+    const SimMeasures end = sim.measure();
+    drift[k] = (end.angularMomentum - start.angularMomentum).norm();
+    EXPECT_LT(end.linearMomentum.norm(), 1e-6);
+    EXPECT_GT(peak, 500.0) << "the snap happened";
+    std::printf("dt %.4g ms: angular momentum drift %.4f kg m^2/s, peak kinetic energy %.0f J\n", s.dt * 1000, drift[k], peak);
+  }
+  EXPECT_GT(drift[0], 0.0);
+  EXPECT_NEAR(drift[1] / drift[0], 0.5, 0.15) << "first order in the step";
 }
 
 // Robustness: 60 s of PD-tracked walking with gravity and ground contact, on
