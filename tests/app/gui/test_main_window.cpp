@@ -369,6 +369,20 @@ TEST_F(MainWindowTest, BadFilesAreReportedAndChangeNothing) {
   EXPECT_EQ(window->document()->project(), before);
   EXPECT_EQ(window->document()->path(), examplePath());
   EXPECT_TRUE(window->log()->entries().back().message.contains("newer"));
+
+  // 60,000 nested objects (a stack overflow in the parser before): refused with a message.
+  QFile bomb(dir + "/bomb.sinew");
+  ASSERT_TRUE(bomb.open(QIODevice::WriteOnly));
+  bomb.write(R"({"format": "sinew-project", "version": 3, "name": "bomb", "nextId": 1, "x": )");
+  bomb.write(QByteArray(60000, '['));
+  bomb.write(QByteArray(60000, ']'));
+  bomb.write("}");
+  bomb.close();
+  ASSERT_TRUE(window->openProject(dir + "/bomb.sinew"));
+  ASSERT_TRUE(window->tasks()->waitForIdle(30000));
+  EXPECT_EQ(window->document()->project(), before);
+  EXPECT_TRUE(window->log()->entries().back().message.contains("nest deeper than"))
+      << window->log()->entries().back().message.toStdString();
 }
 
 TEST_F(MainWindowTest, LongImportCanBeCancelled) {
