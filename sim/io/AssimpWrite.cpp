@@ -25,6 +25,7 @@ class MemoryFile : public Assimp::IOStream {
   size_t Read(void*, size_t, size_t) override { return 0; }
   size_t Write(const void* data, size_t size, size_t count) override {
     const size_t n = size * count;
+    if (n == 0) return count;
     if (pos_ + n > bytes_->size()) bytes_->resize(pos_ + n);
     std::memcpy(bytes_->data() + pos_, data, n);
     pos_ += n;

@@ -542,9 +542,9 @@ Project projectFromJson(const json& j, const std::string& path) {
     const auto pos = blobs.read<double>(field<json>(m, "positions", ctx, path), 3, ctx + " positions");
     const auto tri = blobs.read<int32_t>(field<json>(m, "triangles", ctx, path), 3, ctx + " triangles");
     o.mesh.positions.resize(pos.size() / 3);
-    std::memcpy(static_cast<void*>(o.mesh.positions.data()), pos.data(), pos.size() * sizeof(double));
+    if (!pos.empty()) std::memcpy(static_cast<void*>(o.mesh.positions.data()), pos.data(), pos.size() * sizeof(double));
     o.mesh.triangles.resize(tri.size() / 3);
-    std::memcpy(o.mesh.triangles.data(), tri.data(), tri.size() * sizeof(int32_t));
+    if (!tri.empty()) std::memcpy(o.mesh.triangles.data(), tri.data(), tri.size() * sizeof(int32_t));
     if (m.contains("skin")) {
       const json& s = m.at("skin");
       SkinWeights w;
