@@ -149,8 +149,9 @@ DeformableBones decompose(const TetMesh& mesh, const SkinWeights& weights, const
       auto& tw = tetWeights[t];
       tw.clear();
       for (int32_t n : mesh.tets[t])
-        for (auto [b, x] : nw[size_t(n)]) {
-          auto it = std::find_if(tw.begin(), tw.end(), [&](const auto& p) { return p.first == b; });
+        for (const auto& [b, x] : nw[size_t(n)]) {
+          const int32_t bone = b;  // a structured binding cannot be captured before C++20 (clang 14)
+          auto it = std::find_if(tw.begin(), tw.end(), [&](const auto& p) { return p.first == bone; });
           if (it == tw.end()) tw.push_back({b, x / 4}); else it->second += x / 4;
         }
       dominant[t] = -1;
