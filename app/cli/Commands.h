@@ -105,7 +105,7 @@ struct SimulateArgs {
   std::string solver = "liu2013";
   double seconds = 1.0;
   // The solver's parameters the command line gave (--dt, --iterations,
-  // --threads, --modes, --sweeps), by the registry's names: declared,
+  // --threads, --modes, --copies...), by the registry's names: declared,
   // defaulted and checked once in solver/Solvers.h.
   SolverParams params;
   double fps = 60;
@@ -127,15 +127,8 @@ struct SimulateArgs {
   std::vector<std::string> drivenBones;  // li2019: the bones the clip drives (empty: all)
   std::vector<double> pinBox;          // li2019: x0,y0,z0,x1,y1,z1: nodes inside are pinned at rest
   double activation = -1;              // viper: every rod body's activation (< 0: the project's)
-  double threshold = 0.2;              // sheth2015: weight threshold of the decomposition
-  int jointsPerOverlap = 3;            // sheth2015
-  int proxySites = 1500;               // sheth2015: collision proxy size
-  int copies = 1;                      // sheth2015: characters (the Pachinko scene)
-  double excite = 0;                   // sheth2015: random initial reduced displacement (Fig. 3)
 };
 int simulate(const SimulateArgs& args);
-int simulateViper(const SimulateArgs& args);
-int simulateSheth2015(const SimulateArgs& args);
 
 struct ViperizeArgs {
   std::string project;

@@ -10,10 +10,7 @@
 #include "io/FileUtil.h"
 #include "io/ProjectFile.h"
 #include "liu2013/Liu2013.h"
-#include "li2019/Li2019Simulation.h"
 #include "solver/SimRun.h"
-#include "sheth2015/Sheth2015Simulation.h"
-#include "viper/ViperSimulation.h"
 
 #include <nlohmann/json.hpp>
 
@@ -83,17 +80,6 @@ MotionClip findMotion(const Project& p, const std::string& projectPath, const st
                                     (names.empty() ? "none" : names) + ")");
 }
 
-// The frames a run records: --seconds at --fps (at most one per step), with
-// surfaces and skeleton when they are to be exported.
-RunOptions runOptionsFor(const SimulateArgs& args, const Simulation& sim) {
-  RunOptions run;
-  run.seconds = args.seconds;
-  run.frameRate = std::min(args.fps, 1.0 / sim.dt());
-  run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
-  return run;
-}
-
-// A run that stopped early (instability) is bad input: say where, exit 2.
 // The solver parameters given on the command line, checked by the registry
 // against the solver chosen (a flag another solver has is refused too).
 SolverParams checkedParams(const SimulateArgs& args, SolverKind kind) {
@@ -114,295 +100,125 @@ SolverParams projectParams(const Project& project, SolverKind kind, const Solver
   return params;
 }
 
-// A count parameter's value (given or default), e.g. "threads" or "iterations".
-int countParam(SolverKind kind, const SolverParams& p, const char* name) { return int(paramValue(kind, p, name)); }
+// The flags outside the registry's table that the chosen solver does not
+// take, or takes only together with another, refused by name.
+void checkFlagsFit(SolverKind kind, const SimulateArgs& args) {
+  const std::string solver = solverKindName(kind);
+  const bool liu = kind == SolverKind::Liu2013;
+  if (!liu && !args.controller.empty())
+    throw InputError("--controller", "controllers drive the Liu 2013 solver (leave out --solver " + solver + ")");
+  if (!liu && !args.push.empty()) throw InputError("--push", "is available with the liu2013 solver only, not " + solver);
+  if (!liu && args.driveGiven && args.drive != "kinematic")
+    throw InputError("--drive", "the " + solver + " solver moves bones kinematically only (--drive kinematic, or leave it out)");
+  if (kind != SolverKind::Li2019 && !args.pinBox.empty())
+    throw InputError("--pin-box", "is for --solver li2019 (the other solvers' bodies carry their own pins)");
+  if (kind != SolverKind::Viper && args.activation >= 0) throw InputError("--activation", "is for --solver viper");
+  if ((liu || kind == SolverKind::Viper) && !args.drivenBones.empty())
+    throw InputError("--driven-bones", "is for --solver li2019 or sheth2015");
+  if (kind == SolverKind::Viper && !args.colliders.empty())
+    throw InputError("--collider", "the viper solver collides with the ground and the skeleton's capsule bones only");
+  if (!args.drivenBones.empty() && args.motion.empty()) throw InputError("--driven-bones", "needs --motion CLIP");
+  if (kind == SolverKind::Sheth2015 && !args.motion.empty() && args.drivenBones.empty())
+    throw InputError("--motion", "name the bones that follow the clip with --driven-bones (the others are simulated)");
+  if (!args.controller.empty() && !args.motion.empty())
+    throw InputError("--controller", "plays its own motion: leave out --motion");
+  if (liu && args.motion.empty() && args.drive != "pd" && args.drive != "hold")
+    throw InputError("--drive", "the " + args.drive + " drive needs --motion CLIP");
+}
 
-// Threads actually used: the parameter, or all cores for 0.
-int threadsUsed(int threads) { return threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency()); }
-
-int runExitCode(const SimulateArgs& args, const RunRecord& rec) {
-  if (!rec.stopped.empty()) {
-    std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
-    return int(kBadInput);
+// The project as this run sees it: the command line's ground, friction,
+// colliders and flesh over the saved scene (the flesh starts from the
+// project's, else the solver's default).
+Project runProject(Project project, SolverKind kind, const SimulateArgs& args) {
+  SimulationSetup& s = project.simulation;
+  if (args.groundHeight) s.groundHeight = *args.groundHeight;
+  if (args.friction) s.groundFriction = *args.friction;
+  for (size_t i = 0; i < args.colliders.size(); ++i) s.colliders.push_back(parseCollider(args.colliders[i], i));
+  if (args.youngsModulus > 0 || args.poissonRatio >= 0 || args.density > 0 || args.poseDamping >= 0) {
+    FleshMaterial f = s.flesh.value_or(defaultFlesh(kind));
+    if (args.youngsModulus > 0) f.youngsModulus = args.youngsModulus;
+    if (args.poissonRatio >= 0) f.poissonRatio = args.poissonRatio;
+    if (args.density > 0) f.density = args.density;
+    if (args.poseDamping >= 0) f.damping = args.poseDamping;
+    s.flesh = f;
   }
-  if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
-  return int(kOk);
+  return project;
+}
+
+SimToggles togglesOf(const SimulateArgs& args) {
+  SimToggles t;
+  t.gravity = onOff(args.gravity);
+  t.contact = onOff(args.contact);
+  t.plasticity = onOff(args.plasticity);
+  t.damping = args.damping == "pose" ? DampingMode::Pose : args.damping == "rayleigh" ? DampingMode::Rayleigh : DampingMode::None;
+  return t;
+}
+
+// How the skeleton moves: the --motion clip (Liu 2013: --drive pd servos
+// or kinematic; the others kinematic), else passive.
+Drive driveOf(SolverKind kind, const Project& project, const SimulateArgs& args) {
+  Drive d;
+  if (args.motion.empty()) return d;
+  d.clip = findMotion(project, args.project, args.motion);
+  d.mode = kind == SolverKind::Liu2013 && args.drive != "kinematic" ? DriveMode::Pd : DriveMode::Kinematic;
+  d.drivenBones = args.drivenBones;
+  return d;
+}
+
+// Threads actually used: the parameter (0: all cores), 1 for a solver without one.
+int threadsUsed(SolverKind kind, const SolverParams& params) {
+  for (const ParamSpec& p : solverParams(kind))
+    if (p.name == "threads") {
+      const int n = int(paramValue(kind, params, "threads"));
+      return n > 0 ? n : static_cast<int>(std::thread::hardware_concurrency());
+    }
+  return 1;
+}
+
+// A controller's character against its reference, frame by frame, and
+// whether it stayed up.
+struct Tracking {
+  nlohmann::json frames = {{"time", nlohmann::json::array()}, {"cost", nlohmann::json::array()},
+                           {"pose_error", nlohmann::json::array()}, {"root_position_error", nlohmann::json::array()},
+                           {"root_height", nlohmann::json::array()}, {"reference_root_height", nlohmann::json::array()},
+                           {"tilt_degrees", nlohmann::json::array()}, {"fell", nlohmann::json::array()}};
+  bool fell = false;
+  double maxTilt = 0;  // degrees: root orientation away from the reference's
+
+  void record(const control::ControllerRun& run) {
+    const liu2013::Liu2013Solver& solver = *run.solver;
+    const double dt = solver.dt();
+    const control::BodyFeatures sim = run.reference->features(solver.state().skeleton);
+    const control::BodyFeatures ref = run.reference->features(run.policy->referenceTime(solver.time() - 0.5 * dt));
+    const control::CostTerms c = control::trackingCost(sim, ref, {});
+    const double tilt = control::tiltDegrees(sim, ref);
+    frames["time"].push_back(solver.time());
+    frames["cost"].push_back(c.total);
+    frames["pose_error"].push_back(c.pose);
+    frames["root_position_error"].push_back(std::sqrt(c.position));
+    frames["root_height"].push_back(sim.rootPosition.y());
+    frames["reference_root_height"].push_back(ref.rootPosition.y());
+    frames["tilt_degrees"].push_back(tilt);
+    frames["fell"].push_back(c.fallen);
+    fell = fell || c.fallen;
+    maxTilt = std::max(maxTilt, tilt);
+  }
+  double finalCost() const { return frames["cost"].empty() ? 0.0 : frames["cost"].back().get<double>(); }
+};
+
+// "1102 nodes, 4310 tets, 19 joints, " from a solver's setupJson().
+std::string modelSummary(const nlohmann::json& facts) {
+  static const std::pair<const char*, const char*> counts[] = {
+      {"copies", "copies"}, {"bodies", "deformable bones"}, {"rod_bodies", "rod bodies"}, {"rods", "rods"},
+      {"pills", "pills"}, {"particles", "particles"}, {"nodes", "nodes"}, {"tets", "tets"}, {"bones", "bones"},
+      {"joints", "joints"}, {"proxy_sites", "proxy sites"}, {"modes", "modes each"}, {"iterations", "iterations"}};
+  std::ostringstream out;
+  for (const auto& [key, words] : counts)
+    if (facts.contains(key) && facts[key].is_number()) out << facts[key].dump() << " " << words << ", ";
+  return out.str();
 }
 
 }  // namespace
-
-// sinew-cli simulate --solver li2019: the passive character on the
-// project's conforming mesh, same stats JSON and exports.
-int simulateLi2019(const SimulateArgs& args) {
-  return guarded([&] {
-    if (!args.controller.empty())
-      throw InputError("--controller", "controllers drive the Liu 2013 solver (leave out --solver li2019)");
-    if (args.driveGiven && args.drive != "kinematic")
-      throw InputError("--drive", "the li2019 solver drives bones kinematically only (--drive kinematic, or leave it out)");
-    if (!args.drivenBones.empty() && args.motion.empty())
-      throw InputError("--driven-bones", "needs --motion CLIP");
-    const SolverParams flags = checkedParams(args, SolverKind::Li2019);
-    const Project project = loadProject(args.project);
-    const SolverParams params = projectParams(project, SolverKind::Li2019, flags);
-    li2019::ModelOptions options = li2019::modelOptionsFor(project.simulation);
-    if (args.youngsModulus > 0) options.youngsModulus = args.youngsModulus;
-    if (args.poissonRatio >= 0) options.poissonRatio = args.poissonRatio;
-    if (args.density > 0) options.density = args.density;
-    if (params.count("dt")) options.dt = params.at("dt");
-    if (!args.pinBox.empty()) {
-      const Vec3 lo(args.pinBox[0], args.pinBox[1], args.pinBox[2]), hi(args.pinBox[3], args.pinBox[4], args.pinBox[5]);
-      if (!lo.allFinite() || !hi.allFinite() || (lo.array() > hi.array()).any())
-        throw InputError("--pin-box", "give x0,y0,z0,x1,y1,z1 with each minimum at most its maximum");
-      li2019::Input in;
-      try {
-        in = li2019::inputFromProject(project);
-      } catch (const InputError& e) {
-        throw InputError(args.project, e.what());
-      }
-      for (size_t i = 0; i < in.mesh.nodes.size(); ++i)
-        if ((in.mesh.nodes[i].array() >= lo.array()).all() && (in.mesh.nodes[i].array() <= hi.array()).all())
-          options.pinnedNodes.push_back(int32_t(i));
-      if (options.pinnedNodes.empty())
-        throw InputError("--pin-box", "no node of the conforming mesh lies inside the box");
-    }
-    li2019::Settings settings;
-    settings.iterations = countParam(SolverKind::Li2019, params, "iterations");
-    settings.threads = countParam(SolverKind::Li2019, params, "threads");
-    liu2013::Settings scene;  // the project's ground and colliders, then the command line's
-    liu2013::applyScene(project.simulation, scene);
-    settings.groundHeight = args.groundHeight ? *args.groundHeight : scene.groundHeight;
-    settings.friction = args.friction ? *args.friction : scene.friction;
-    settings.colliders = scene.colliders;
-    for (size_t i = 0; i < args.colliders.size(); ++i) settings.colliders.push_back(parseCollider(args.colliders[i], i));
-    std::unique_ptr<li2019::Li2019Simulation> sim;
-    try {
-      sim = std::make_unique<li2019::Li2019Simulation>(project, options, settings);
-    } catch (const InputError& e) {
-      throw InputError(args.project, e.what());
-    }
-    SimToggles toggles;
-    toggles.gravity = onOff(args.gravity);
-    toggles.contact = onOff(args.contact);
-    sim->setToggles(toggles);
-    if (!args.motion.empty()) {
-      MotionClip clip = findMotion(project, args.project, args.motion);
-      try {
-        sim->setMotion(std::move(clip), true, args.drivenBones);
-      } catch (const InputError& e) {
-        throw InputError(args.drivenBones.empty() ? "--motion" : "--driven-bones", e.what());
-      }
-    }
-
-    const RunOptions run = runOptionsFor(args, *sim);
-    const RunRecord rec = runSimulation(*sim, run);
-    const li2019::Li2019Model& m = sim->model();
-    const int threads = threadsUsed(settings.threads);
-    const nlohmann::json setup = {{"project", args.project},
-                                  {"nodes", m.nodeCount()},
-                                  {"tets", m.tetCount()},
-                                  {"bones", m.bones.size()},
-                                  {"joints", m.joints.size()},
-                                  {"reduced_rows", m.reducedSize},
-                                  {"iterations", settings.iterations},
-                                  {"surface_vertices", sim->surfacePositions().size()},
-                                  {"mass_kg", m.totalMass},
-                                  {"drive", sim->motion() ? "kinematic" : "passive"},
-                                  {"motion", sim->motion() ? sim->motion()->name : ""},
-                                  {"driven_bones", sim->drivenBones()},
-                                  {"pinned_nodes", options.pinnedNodes.size()},
-                                  {"gravity", toggles.gravity},
-                                  {"contact", toggles.contact},
-                                  {"colliders", settings.colliders.size()},
-                                  {"ground_height", settings.groundHeight},
-                                  {"friction", settings.friction},
-                                  {"youngs_modulus", options.youngsModulus},
-                                  {"poisson_ratio", options.poissonRatio},
-                                  {"density", options.density},
-                                  {"bone_density", options.boneDensity}};
-    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), threads, setup.dump());
-    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
-    if (!args.exportDir.empty()) {
-      SimulatedAnimation anim{sim->surfaceTriangles(), rec.surfaces, rec.joints, 1.0 / run.frameRate};
-      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim, &project.skeleton->skeleton);
-    }
-    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
-              << " ms with li2019 (" << m.nodeCount() << " nodes, " << m.tetCount() << " tets, " << m.bones.size()
-              << " bones, " << m.joints.size() << " joints, " << settings.iterations << " iterations, " << threads
-              << " thread(s)): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
-    return runExitCode(args, rec);
-  });
-}
-
-// sinew-cli simulate --solver viper: the project's rod bodies (muscles on
-// their bones, octopi, bands), same stats JSON and exports.
-int simulateViper(const SimulateArgs& args) {
-  return guarded([&] {
-    if (!args.controller.empty()) throw InputError("--controller", "controllers drive the Liu 2013 solver (leave out --solver viper)");
-    if (args.driveGiven && args.drive != "kinematic")
-      throw InputError("--drive", "the viper solver moves bones kinematically only (--drive kinematic, or leave it out)");
-    if (!args.drivenBones.empty()) throw InputError("--driven-bones", "is for --solver li2019");
-    if (!args.pinBox.empty()) throw InputError("--pin-box", "is for --solver li2019 (rod bodies carry their own pins)");
-    if (!args.colliders.empty()) throw InputError("--collider", "the viper solver collides with the ground and the skeleton's capsule bones only");
-    const SolverParams flags = checkedParams(args, SolverKind::Viper);
-    const Project project = loadProject(args.project);
-    const SolverParams params = projectParams(project, SolverKind::Viper, flags);
-    viper::ViperOptions options;
-    options.dt = paramValue(SolverKind::Viper, params, "dt");
-    options.iterations = countParam(SolverKind::Viper, params, "iterations");
-    options.threads = countParam(SolverKind::Viper, params, "threads");
-    options.groundHeight = args.groundHeight ? *args.groundHeight : project.simulation.groundHeight.value_or(0.0);
-    if (args.friction) options.friction = *args.friction;
-    else if (project.simulation.groundFriction) options.friction = *project.simulation.groundFriction;
-    std::unique_ptr<viper::ViperSimulation> sim;
-    try {
-      sim = std::make_unique<viper::ViperSimulation>(project, options);
-    } catch (const InputError& e) {
-      throw InputError(args.project, e.what());
-    }
-    SimToggles toggles;
-    toggles.gravity = onOff(args.gravity);
-    toggles.contact = onOff(args.contact);
-    sim->setToggles(toggles);
-    if (args.activation >= 0)
-      for (size_t b = 0; b < sim->bodyCount(); ++b) sim->setActivation(b, args.activation);
-    if (!args.motion.empty()) {
-      try {
-        sim->setMotion(findMotion(project, args.project, args.motion), true);
-      } catch (const InputError& e) {
-        throw InputError("--motion", e.what());
-      }
-    }
-    const RunOptions run = runOptionsFor(args, *sim);
-    const RunRecord rec = runSimulation(*sim, run);
-    const viper::RodModel& m = sim->model();
-    std::vector<double> activations;
-    for (size_t b = 0; b < sim->bodyCount(); ++b) activations.push_back(sim->activation(b));
-    const nlohmann::json setup = {{"project", args.project},
-                                  {"rod_bodies", sim->bodyCount()},
-                                  {"rods", m.rodCount() - size_t(sim->input().boneRodCount)},
-                                  {"bone_pills", sim->input().boneRodCount},
-                                  {"nodes", sim->bodyNodeEnd()},
-                                  {"pills", m.segmentCount() - size_t(sim->input().boneRodCount)},
-                                  {"bundles", m.bundles.size()},
-                                  {"pinned_nodes", sim->input().carried.size()},
-                                  {"iterations", options.iterations},
-                                  {"surface_vertices", sim->surfacePositions().size()},
-                                  {"motion", sim->motion() ? sim->motion()->name : ""},
-                                  {"activation", activations},
-                                  {"gravity", toggles.gravity},
-                                  {"contact", toggles.contact},
-                                  {"ground_height", options.groundHeight},
-                                  {"friction", options.friction}};
-    const int threads = threadsUsed(options.threads);
-    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), threads, setup.dump());
-    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
-    if (!args.exportDir.empty()) {
-      const MeshObject* mesh = project.findMesh(sim->surfaceMesh());
-      if (!mesh) throw InputError(args.project, "no rod body has a surface to export");
-      SimulatedAnimation anim{mesh->mesh.triangles, rec.surfaces, rec.joints, 1.0 / run.frameRate};
-      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim,
-                               project.skeleton && !rec.joints.empty() && !rec.joints[0].empty() ? &project.skeleton->skeleton : nullptr);
-    }
-    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
-              << " ms with viper (" << setup["rods"] << " rods, " << setup["pills"] << " pills, " << options.iterations
-              << " iterations, " << threads << " thread(s)): " << rec.msPerStepMedian() << " ms per step (median)" << std::endl;
-    return runExitCode(args, rec);
-  });
-}
-
-// sinew-cli simulate --solver sheth2015: the character as deformable bones
-// (reduced bodies joined by point joints, one skin), same stats JSON and
-// exports; --copies for many characters (the Pachinko scene).
-int simulateSheth2015(const SimulateArgs& args) {
-  return guarded([&] {
-    if (!args.controller.empty()) throw InputError("--controller", "controllers drive the Liu 2013 solver (leave out --solver sheth2015)");
-    if (args.driveGiven && args.drive != "kinematic")
-      throw InputError("--drive", "the sheth2015 solver moves bones kinematically only (--drive kinematic, or leave it out)");
-    if (!args.pinBox.empty()) throw InputError("--pin-box", "is for --solver li2019");
-    if (!args.motion.empty() && args.drivenBones.empty())
-      throw InputError("--motion", "name the bones that follow the clip with --driven-bones (the others are simulated)");
-    if (args.motion.empty() && !args.drivenBones.empty()) throw InputError("--driven-bones", "needs --motion CLIP");
-    const SolverParams flags = checkedParams(args, SolverKind::Sheth2015);
-    const Project project = loadProject(args.project);
-    const SolverParams params = projectParams(project, SolverKind::Sheth2015, flags);
-    sheth2015::Sheth2015Options options = sheth2015::optionsFor(project);
-    if (params.count("dt")) options.dt = params.at("dt");
-    if (args.youngsModulus > 0) options.decompose.material.youngsModulus = args.youngsModulus;
-    if (args.poissonRatio >= 0) options.decompose.material.poissonRatio = args.poissonRatio;
-    if (args.density > 0) options.decompose.material.density = args.density;
-    options.decompose.modes = countParam(SolverKind::Sheth2015, params, "modes");
-    options.decompose.threshold = args.threshold;
-    options.decompose.jointsPerOverlap = args.jointsPerOverlap;
-    options.decompose.proxySites = args.proxySites;
-    options.copies = args.copies;
-    options.excite = args.excite;
-    options.sweeps = options.postStabilization = countParam(SolverKind::Sheth2015, params, "sweeps");
-    if (args.groundHeight) options.groundHeight = *args.groundHeight;
-    if (args.friction) options.friction = *args.friction;
-    for (size_t i = 0; i < args.colliders.size(); ++i) options.colliders.push_back(parseCollider(args.colliders[i], i));
-    std::unique_ptr<sheth2015::Sheth2015Simulation> sim;
-    const auto built = std::chrono::steady_clock::now();
-    try {
-      sim = std::make_unique<sheth2015::Sheth2015Simulation>(project, options, [](double f) {
-        std::cerr << "sheth2015: deformable bones (" << int(std::lround(100 * f)) << "%)" << std::endl;
-      });
-    } catch (const InputError& e) {
-      throw InputError(args.project, e.what());
-    }
-    const double buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - built).count();
-    SimToggles toggles;
-    toggles.gravity = onOff(args.gravity);
-    toggles.contact = onOff(args.contact);
-    sim->setToggles(toggles);
-    if (!args.motion.empty()) {
-      try {
-        sim->setMotion(findMotion(project, args.project, args.motion), args.drivenBones);
-      } catch (const InputError& e) {
-        throw InputError("--driven-bones", e.what());
-      }
-    }
-    const RunOptions run = runOptionsFor(args, *sim);
-    const RunRecord rec = runSimulation(*sim, run);
-    const sheth2015::DeformableBones& bones = sim->bones();
-    std::vector<std::string> bodyNames = bones.bodyNames;
-    const nlohmann::json setup = {{"project", args.project},
-                                  {"bodies", bones.models.size()},
-                                  {"body_names", bodyNames},
-                                  {"particles", bones.particleCount()},
-                                  {"volume_nodes", bones.skin.siteCount()},
-                                  {"joints", bones.joints.size()},
-                                  {"proxy_sites", bones.proxyNodes.size()},
-                                  {"modes", options.decompose.modes},
-                                  {"threshold", options.decompose.threshold},
-                                  {"copies", options.copies},
-                                  {"excite", options.excite},
-                                  {"sweeps", options.sweeps},
-                                  {"build_seconds", buildSeconds},
-                                  {"surface_vertices", sim->surfacePositions().size()},
-                                  {"motion", sim->motion() ? sim->motion()->name : ""},
-                                  {"driven_bones", args.drivenBones},
-                                  {"gravity", toggles.gravity},
-                                  {"contact", toggles.contact},
-                                  {"colliders", options.colliders.size()},
-                                  {"ground_height", options.groundHeight},
-                                  {"friction", options.friction},
-                                  {"youngs_modulus", options.decompose.material.youngsModulus},
-                                  {"poisson_ratio", options.decompose.material.poissonRatio},
-                                  {"density", options.decompose.material.density}};
-    const std::string text = statsJson(rec, sim->solverName(), sim->dt(), 1, setup.dump());
-    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
-    if (!args.exportDir.empty()) {
-      SimulatedAnimation anim{sim->surfaceTriangles(), rec.surfaces, rec.joints, 1.0 / run.frameRate};
-      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim, &project.skeleton->skeleton);
-    }
-    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim->dt() * 1000
-              << " ms with sheth2015 (" << options.copies << " x " << bones.models.size() << " deformable bones, "
-              << bones.particleCount() << " particles, " << bones.joints.size() << " joints, " << bones.proxyNodes.size()
-              << " proxy sites, " << options.decompose.modes << " modes each): " << rec.msPerStepMedian()
-              << " ms per step (median)" << std::endl;
-    return runExitCode(args, rec);
-  });
-}
 
 // The run's outputs never overwrite its inputs (the project, its data
 // folder, a .bvh motion), neither directly nor through the export's files.
@@ -416,195 +232,152 @@ void checkSimulateOutputs(const SimulateArgs& args) {
   for (const char* ext : {".bvh", ".pc2"}) checkOutputPath((fs::path(args.exportDir) / (stem + ext)).string(), inputs);
 }
 
+
+// sinew-cli simulate: any solver of the registry, built by makeSimulation
+// on the project (with the command line's scene over it) and driven through
+// the Simulation interface; a controller (Liu 2013) brings its own solver.
 int simulate(const SimulateArgs& args) {
-  if (const int rc = guarded([&] {
-        checkSimulateOutputs(args);
-        return int(kOk);
-      }))
-    return rc;
-  if (!args.push.empty() && args.solver != "liu2013")
-    return guarded([&]() -> int { throw InputError("--push", "is available with the liu2013 solver only, not " + args.solver); });
-  if (args.solver == "li2019") return simulateLi2019(args);
-  if (args.solver == "sheth2015") return simulateSheth2015(args);
-  if (args.solver == "viper") return simulateViper(args);
   return guarded([&] {
-    if (args.solver != "liu2013")
-      throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019, viper, sheth2015)");
-    const SolverParams flags = checkedParams(args, SolverKind::Liu2013);
-    const Project project = loadProject(args.project);
-    const SolverParams params = projectParams(project, SolverKind::Liu2013, flags);
-    // The materials saved with the project; the flags below override the flesh.
-    liu2013::ModelOptions modelOptions = liu2013::modelOptionsFor(project.simulation);
-    // The step: --dt, else the one rigging found this character stable at, else the default.
-    const double dt = params.count("dt") ? params.at("dt")
-                                         : project.simulation.timeStep.value_or(paramValue(SolverKind::Liu2013, params, "dt"));
-    modelOptions.stableStep = dt;  // masses stable for the step this run takes
-    if (args.youngsModulus > 0) modelOptions.material.youngsModulus = args.youngsModulus;
-    if (args.poissonRatio >= 0) modelOptions.material.poissonRatio = args.poissonRatio;
-    if (args.density > 0) modelOptions.material.density = args.density;
-    if (args.poseDamping >= 0) modelOptions.material.damping = args.poseDamping;
-    std::shared_ptr<const liu2013::Liu2013Model> model;
-    try {
-      model = liu2013::buildLiu2013Model(project, modelOptions);
-    } catch (const InputError& e) {
-      throw InputError(args.project, e.what());
+    checkSimulateOutputs(args);
+    const std::optional<SolverKind> kind = solverKindFromName(args.solver);
+    if (!kind) throw InputError("--solver", "solver '" + args.solver + "' is not available (liu2013, li2019, viper, sheth2015)");
+    checkFlagsFit(*kind, args);
+    const SolverParams flags = checkedParams(args, *kind);
+    std::optional<Aabb> pinBox;
+    if (!args.pinBox.empty()) {
+      pinBox = Aabb{Vec3(args.pinBox[0], args.pinBox[1], args.pinBox[2]), Vec3(args.pinBox[3], args.pinBox[4], args.pinBox[5])};
+      if (!pinBox->min.allFinite() || !pinBox->max.allFinite() || pinBox->empty())
+        throw InputError("--pin-box", "give x0,y0,z0,x1,y1,z1 with each minimum at most its maximum");
     }
-    if (model->massScaledNodes > 0)
-      std::printf("stable by construction: %zu cage node(s) given %.4g kg (of %.4g kg) for the %.4g ms step\n",
-                  model->massScaledNodes, model->addedMass, model->totalMass, dt * 1000);
-    liu2013::Settings settings;
-    settings.toggles.gravity = onOff(args.gravity);
-    settings.toggles.contact = onOff(args.contact);
-    settings.toggles.plasticity = onOff(args.plasticity);
-    settings.toggles.damping = args.damping == "pose" ? DampingMode::Pose
-                               : args.damping == "rayleigh" ? DampingMode::Rayleigh
-                                                            : DampingMode::None;
-    settings.threads = countParam(SolverKind::Liu2013, params, "threads");
-    // The scene saved with the project, then the command line's changes.
-    liu2013::applyScene(project.simulation, settings);
-    settings.dt = dt;
-    if (args.groundHeight) settings.groundHeight = *args.groundHeight;
-    if (args.friction) settings.friction = *args.friction;
-    for (size_t i = 0; i < args.colliders.size(); ++i) settings.colliders.push_back(parseCollider(args.colliders[i], i));
-    if (!args.controller.empty() && !args.motion.empty())
-      throw InputError("--controller", "plays its own motion: leave out --motion");
-    if (!args.motion.empty()) {
-      settings.clip = findMotion(project, args.project, args.motion);
-      settings.drive = args.drive == "kinematic" ? DriveMode::Kinematic : DriveMode::Pd;
-    } else if (args.drive != "pd" && args.drive != "hold") {
-      throw InputError("--drive", "the " + args.drive + " drive needs --motion CLIP");
+    const Project project = runProject(loadProject(args.project), *kind, args);
+    const SolverParams params = projectParams(project, *kind, flags);
+    if (!args.push.empty()) {
+      if (args.push.size() != 4 || !std::all_of(args.push.begin(), args.push.end(), [](double x) { return std::isfinite(x); }))
+        throw InputError("--push", "needs four finite numbers T,VX,VY,VZ");
     }
 
-    // A controller brings its own model (its PD gains), start and targets.
+    // Build: a controller's own Liu 2013 run, else the registry's solver.
     control::ControllerRun controlled;
     const ControllerObject* controller = nullptr;
+    std::unique_ptr<Simulation> own;
+    double buildSeconds = 0;
     if (!args.controller.empty()) {
       controller = &project.controllers[controllerIndex(project, args.project, args.controller)];
       const bool feedback = args.feedback == "on" && !controller->feedback.empty();
       if (args.feedback == "on" && controller->feedback.empty())
         std::cout << "note: controller '" << controller->name << "' has no feedback policy: playing it open loop\n";
+      liu2013::Settings settings;
+      liu2013::applyScene(project.simulation, settings);
+      settings.dt = paramValue(*kind, params, "dt");
+      settings.threads = int(paramValue(*kind, params, "threads"));
+      settings.toggles = togglesOf(args);
       try {
         controlled = control::prepareControllerRun(project, *controller, settings, feedback);
       } catch (const InputError& e) {
         throw InputError(args.project, e.what());
       }
-      model = controlled.model;
+    } else {
+      const auto built = std::chrono::steady_clock::now();
+      try {
+        own = makeSimulation(project, *kind, params, [&](double f) {
+          std::cerr << args.solver << ": building (" << int(std::lround(100 * f)) << "%)" << std::endl;
+        }, pinBox);
+      } catch (const InputError& e) {
+        throw InputError(e.file() == "pin box" ? "--pin-box" : args.project, e.file() == "pin box" ? e.problem() : e.what());
+      }
+      buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - built).count();
+      own->setToggles(togglesOf(args));
+      try {
+        own->setDrive(driveOf(*kind, project, args));
+      } catch (const InputError& e) {
+        throw InputError(args.drivenBones.empty() ? "--motion" : "--driven-bones", e.what());
+      }
+      if (args.activation >= 0) own->setMuscleActivation(args.activation);
     }
-    std::unique_ptr<liu2013::Liu2013Solver> own;
-    if (!controller) {
-      own = std::make_unique<liu2013::Liu2013Solver>(model, settings);
-      own->poseAtClipStart();  // driven by a clip: start in its first pose (the servos on target), as a controller does
-    }
-    liu2013::Liu2013Solver& solver = controller ? *controlled.solver : *own;
+    Simulation& sim = controller ? static_cast<Simulation&>(*controlled.solver) : *own;
+    const nlohmann::json facts = nlohmann::json::parse(sim.setupJson());
+    if (facts.value("mass_scaled_nodes", 0) > 0)
+      std::printf("stable by construction: %d cage node(s) given %.4g kg (of %.4g kg) for the %.4g ms step\n",
+                  facts["mass_scaled_nodes"].get<int>(), facts["added_mass_kg"].get<double>(), facts["mass_kg"].get<double>(),
+                  sim.dt() * 1000);
 
+    // Run: record frames, shove when due, follow a controller's tracking.
     RunOptions run;
     run.seconds = controller && !args.secondsGiven ? controller->duration() + 1.0 : args.seconds;
-    run.frameRate = args.fps;
+    run.frameRate = std::min(args.fps, 1.0 / sim.dt());
     run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
-    // How closely a controller's character follows its reference, per frame.
-    nlohmann::json tracking = {{"time", nlohmann::json::array()}, {"cost", nlohmann::json::array()},
-                               {"pose_error", nlohmann::json::array()}, {"root_position_error", nlohmann::json::array()},
-                               {"root_height", nlohmann::json::array()}, {"reference_root_height", nlohmann::json::array()},
-                               {"tilt_degrees", nlohmann::json::array()}, {"fell", nlohmann::json::array()}};
-    bool fell = false;
-    double maxTilt = 0;  // degrees: root orientation away from the reference's
-    // A shove: the whole body gains a velocity at the first frame at or after T.
-    bool pushPending = !args.push.empty();
+    if (!args.push.empty() && !(args.push[0] >= 0 && args.push[0] < run.seconds))
+      throw InputError("--push", "its time must lie within the run (0 to " + std::to_string(run.seconds) + " s)");
     double pushedAt = -1;
-    if (pushPending) {
-      if (args.push.size() != 4 || !std::all_of(args.push.begin(), args.push.end(), [](double x) { return std::isfinite(x); }))
-        throw InputError("--push", "needs four finite numbers T,VX,VY,VZ");
-      if (!(args.push[0] >= 0 && args.push[0] < run.seconds))
-        throw InputError("--push", "its time must lie within the run (0 to " + std::to_string(run.seconds) + " s)");
-    }
-    auto pushIfDue = [&] {
-      if (!pushPending || solver.time() + 0.5 * settings.dt < args.push[0]) return;
-      liu2013::Liu2013State s = solver.state();
-      liu2013::addRigidVelocity(solver.model(), s, Vec3(args.push[1], args.push[2], args.push[3]), Vec3::Zero(), Vec3::Zero());
-      solver.setState(s);
-      pushedAt = solver.time();
-      pushPending = false;
-    };
-    auto track = [&] {
-      const control::BodyFeatures sim = controlled.reference->features(solver.state().skeleton);
-      const control::BodyFeatures ref =
-          controlled.reference->features(controlled.policy->referenceTime(solver.time() - 0.5 * settings.dt));
-      const control::CostTerms c = control::trackingCost(sim, ref, {});
-      const double tilt = control::tiltDegrees(sim, ref);
-      tracking["time"].push_back(solver.time());
-      tracking["cost"].push_back(c.total);
-      tracking["pose_error"].push_back(c.pose);
-      tracking["root_position_error"].push_back(std::sqrt(c.position));
-      tracking["root_height"].push_back(sim.rootPosition.y());
-      tracking["reference_root_height"].push_back(ref.rootPosition.y());
-      tracking["tilt_degrees"].push_back(tilt);
-      tracking["fell"].push_back(c.fallen);
-      fell = fell || c.fallen;
-      maxTilt = std::max(maxTilt, tilt);
-    };
+    Tracking tracking;
     run.onFrame = [&] {
-      pushIfDue();
-      if (controller) track();
+      if (!args.push.empty() && pushedAt < 0 && sim.time() + 0.5 * sim.dt() >= args.push[0] &&
+          sim.push(Vec3(args.push[1], args.push[2], args.push[3])))
+        pushedAt = sim.time();
+      if (controller) tracking.record(controlled);
     };
-    const RunRecord rec = runSimulation(solver, run);
+    const RunRecord rec = runSimulation(sim, run);
 
-    const int threads = threadsUsed(settings.threads);
-    nlohmann::json setup = {{"project", args.project},
-                            {"nodes", model->nodeCount()},
-                            {"tets", model->tetCount()},
-                            {"fixed_nodes", model->nodeCount() - model->freeNodes.size()},
-                            {"joints", model->skeleton.links.size()},
-                            {"surface_vertices", model->surfaceRest.size()},
-                            {"mass_kg", model->totalMass},
-                            {"drive", driveModeName(settings.drive)},
-                            {"motion", settings.clip ? settings.clip->name : ""},
-                            {"gravity", settings.toggles.gravity},
-                            {"contact", settings.toggles.contact},
-                            {"plasticity", settings.toggles.plasticity},
-                            {"damping", dampingModeName(settings.toggles.damping)},
-                            {"colliders", settings.colliders.size()},
-                            {"ground_height", settings.groundHeight},
-                            {"youngs_modulus", modelOptions.material.youngsModulus},
-                            {"poisson_ratio", modelOptions.material.poissonRatio},
-                            {"material_regions", modelOptions.regions.size()},
-                            {"density", modelOptions.material.density}};
+    // Report: the stats JSON, the animation, one line.
+    const int threads = threadsUsed(*kind, params);
+    nlohmann::json setup = facts;
+    setup["project"] = args.project;
+    setup["motion"] = args.motion.empty() ? "" : driveOf(*kind, project, args).clip->name;
+    setup["drive"] = args.motion.empty() ? (*kind == SolverKind::Liu2013 ? "hold" : "passive")
+                                         : driveModeName(driveOf(*kind, project, args).mode);
+    if (!setup.contains("driven_bones")) setup["driven_bones"] = args.drivenBones;
+    const SimToggles toggles = sim.toggles();
+    setup["gravity"] = toggles.gravity;
+    setup["contact"] = toggles.contact;
+    if (*kind == SolverKind::Liu2013) {
+      setup["plasticity"] = toggles.plasticity;
+      setup["damping"] = dampingModeName(toggles.damping);
+    }
+    if (*kind != SolverKind::Viper) {
+      const FleshMaterial flesh = project.simulation.flesh.value_or(defaultFlesh(*kind));
+      setup["youngs_modulus"] = flesh.youngsModulus;
+      setup["poisson_ratio"] = flesh.poissonRatio;
+      setup["density"] = flesh.density;
+      setup["material_regions"] = project.simulation.regions.size();
+    }
     if (controller) {
       setup["drive"] = "controller";
       setup["controller"] = controller->name;
       setup["controller_duration"] = controller->duration();
       setup["feedback"] = controlled.policy->feedback();
     }
-    if (!args.push.empty())
-      setup["push"] = {{"time", pushedAt}, {"velocity", {args.push[1], args.push[2], args.push[3]}}};
-    std::string text = statsJson(rec, solver.solverName(), settings.dt, threads, setup.dump());
+    if (*kind == SolverKind::Sheth2015) setup["build_seconds"] = buildSeconds;
+    if (!args.push.empty()) setup["push"] = {{"time", pushedAt}, {"velocity", {args.push[1], args.push[2], args.push[3]}}};
+    nlohmann::json stats = nlohmann::json::parse(statsJson(rec, sim.solverName(), sim.dt(), threads, setup.dump()));
     if (controller) {
-      nlohmann::json stats = nlohmann::json::parse(text);
-      stats["tracking"] = tracking;
-      stats["summary"]["fell"] = fell;
-      stats["summary"]["max_tilt_degrees"] = maxTilt;
-      text = stats.dump();
+      stats["tracking"] = tracking.frames;
+      stats["summary"]["fell"] = tracking.fell;
+      stats["summary"]["max_tilt_degrees"] = tracking.maxTilt;
     }
-    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, text + "\n");
-
+    if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, stats.dump() + "\n");
     if (!args.exportDir.empty()) {
-      SimulatedAnimation anim{model->surfaceTriangles, rec.surfaces, rec.joints, 1.0 / args.fps};
-      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim, &project.skeleton->skeleton);
+      const MeshObject* mesh = project.findMesh(sim.surfaceMesh());
+      if (!mesh) throw InputError(args.project, "the " + args.solver + " solver moved no surface to export");
+      SimulatedAnimation anim{sim.surfaceTriangles(), rec.surfaces, rec.joints, 1.0 / run.frameRate};
+      const bool skeleton = project.skeleton && !rec.joints.empty() && !rec.joints[0].empty();
+      exportSimulatedAnimation(args.exportDir, fs::path(args.project).stem().string(), anim,
+                               skeleton ? &project.skeleton->skeleton : nullptr);
     }
 
-    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << settings.dt * 1000
-              << " ms (" << model->nodeCount() << " nodes, " << model->tetCount() << " tets, "
-              << model->skeleton.links.size() << " joints, " << threads << " thread(s)): " << rec.msPerStepMedian()
-              << " ms/step median, real-time factor " << rec.realtimeFactor() << ", inverted tets max "
-              << rec.invertedTetsMax() << "\n";
+    std::cout << "simulated " << rec.simulatedSeconds << " s in " << rec.steps << " steps of " << sim.dt() * 1000
+              << " ms with " << args.solver << " (" << modelSummary(facts) << threads << " thread(s)): "
+              << rec.msPerStepMedian() << " ms per step (median), real-time factor " << rec.realtimeFactor();
+    if (*kind == SolverKind::Liu2013) std::cout << ", inverted tets max " << rec.invertedTetsMax();
+    std::cout << "\n";
     if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
     if (!args.exportDir.empty()) std::cout << "wrote " << rec.surfaces.size() << " frames to " << args.exportDir << "\n";
     if (controller)
-      std::cout << "controller '" << controller->name << "': " << (fell ? "the character fell" : "the character stayed up")
-                << ", final tracking cost " << (tracking["cost"].empty() ? 0.0 : tracking["cost"].back().get<double>())
-                << ", max tilt " << maxTilt << " deg\n";
+      std::cout << "controller '" << controller->name << "': "
+                << (tracking.fell ? "the character fell" : "the character stayed up") << ", final tracking cost "
+                << tracking.finalCost() << ", max tilt " << tracking.maxTilt << " deg\n";
     if (pushedAt >= 0) std::cout << "pushed at " << pushedAt << " s\n";
     if (!rec.stopped.empty()) {
-      std::cerr << "sinew-cli: " << args.project << ": " << rec.stopped << "\n";
+      std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
       return int(kBadInput);
     }
     return int(kOk);
@@ -641,11 +414,6 @@ Subcommand addSimulate(CLI::App& app) {
     sim->add_option_function<double>("--" + name, [a, name = name](double v) { a->params[name] = v; }, help + ")")
         ->type_name(paramCount[name] ? "N" : "FLOAT");
   sim->add_option("--activation", a->activation, "viper: activation of every rod body, 0..1 (default: the project's)")->check(CLI::Range(0.0, 1.0));
-  sim->add_option("--threshold", a->threshold, "sheth2015: skinning-weight threshold of the decomposition into overlapping bones (default 0.2)")->check(CLI::Range(0.01, 0.99));
-  sim->add_option("--joints-per-overlap", a->jointsPerOverlap, "sheth2015: point joints laid out in each overlap (default 3)")->check(CLI::Range(1, 20));
-  sim->add_option("--proxy-sites", a->proxySites, "sheth2015: collision proxy size, skin particles (default 1500; 0: every boundary node)")->check(CLI::Range(0, 1000000));
-  sim->add_option("--copies", a->copies, "sheth2015: characters dropped side by side (default 1)")->check(CLI::Range(1, 1000));
-  sim->add_option("--excite", a->excite, "sheth2015: random initial reduced displacement of every body (Fig. 3), amplitude")->check(CLI::Range(0.0, 10.0));
   sim->add_option("--seconds", a->seconds, "Simulated time, s")->check(CLI::Range(0.0, 36000.0));
   sim->add_option("--fps", a->fps, "Frames recorded per simulated second (default 60)")->check(CLI::Range(1.0, 2000.0));
   sim->add_option("--motion", a->motion, "Motion clip: a clip name in the project or a .bvh file");

@@ -1,6 +1,7 @@
 #include "li2019/Li2019Simulation.h"
 
 #include "core/Error.h"
+#include <nlohmann/json.hpp>
 #include "volume/RegionMesh.h"
 
 #include <algorithm>
@@ -248,8 +249,28 @@ void Li2019Simulation::setDrive(const Drive& drive) {
     if (clip_) setMotion(std::nullopt);
     return;
   }
-  if (clip_ && clip_->name == drive.clip->name && loop_ == drive.loop) return;
-  setMotion(*drive.clip, drive.loop);
+  if (clip_ && clip_->name == drive.clip->name && loop_ == drive.loop && drivenNames_ == drive.drivenBones) return;
+  setMotion(*drive.clip, drive.loop, drive.drivenBones);
+  drivenNames_ = drive.drivenBones;
+}
+
+std::string Li2019Simulation::setupJson() const {
+  const Li2019Model& m = solver_->model();
+  return nlohmann::json{{"nodes", m.nodeCount()},
+                        {"tets", m.tetCount()},
+                        {"bones", m.bones.size()},
+                        {"joints", m.joints.size()},
+                        {"reduced_rows", m.reducedSize},
+                        {"iterations", base_.iterations},
+                        {"surface_vertices", surfacePositions().size()},
+                        {"mass_kg", m.totalMass},
+                        {"pinned_nodes", m.options.pinnedNodes.size()},
+                        {"driven_bones", drivenBones()},
+                        {"colliders", base_.colliders.size()},
+                        {"ground_height", base_.groundHeight},
+                        {"friction", base_.friction},
+                        {"bone_density", m.options.boneDensity}}
+      .dump();
 }
 
 }  // namespace sinew::li2019

@@ -40,6 +40,7 @@ class Li2019Simulation final : public Simulation {
   SimToggles toggles() const override { return toggles_; }
   void setGrab(const std::optional<Grab>& grab) override;
   const std::vector<Tri>& surfaceTriangles() const override { return triangles_; }
+  std::string setupJson() const override;
   // Both the Kinematic and the Pd drive play the clip on every bone.
   void setDrive(const Drive& drive) override;
 
@@ -71,6 +72,7 @@ class Li2019Simulation final : public Simulation {
   Skeleton skeleton_;
   std::optional<MotionClip> clip_;
   bool loop_ = true;
+  std::vector<std::string> drivenNames_;  // as setDrive() was last given them
   std::vector<uint8_t> drivenBone_;    // per bone region
   std::vector<int32_t> boneJoint_;     // the skeleton joint of each bone region
   double motionStart_ = 0, blendSeconds_ = 0;

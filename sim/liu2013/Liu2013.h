@@ -241,6 +241,8 @@ class Liu2013Solver final : public Simulation {
   SimToggles toggles() const override { return settings_.toggles; }
   void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
   const std::vector<Tri>& surfaceTriangles() const override { return model_->surfaceTriangles; }
+  std::string setupJson() const override;
+  bool push(const Vec3& velocity) override;
   // A drive set at t = 0 also poses the character at the clip's first frame
   // (poseAtClipStart): its servos start on target instead of snapping the
   // limbs from the rest pose.

@@ -5,6 +5,7 @@
 #include "liu2013/Liu2013.h"
 
 #include "core/Error.h"
+#include <nlohmann/json.hpp>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -633,6 +634,27 @@ void Liu2013Solver::restore(const SimSnapshot& s) {
   if (!snap) throw std::invalid_argument("not a liu2013 snapshot");
   state_ = snap->state;
   lastGood_ = state_;
+}
+
+bool Liu2013Solver::push(const Vec3& velocity) {
+  addRigidVelocity(*model_, state_, velocity, Vec3::Zero(), Vec3::Zero());
+  return true;
+}
+
+std::string Liu2013Solver::setupJson() const {
+  const Liu2013Model& m = *model_;
+  return nlohmann::json{{"nodes", m.nodeCount()},
+                        {"tets", m.tetCount()},
+                        {"fixed_nodes", m.nodeCount() - m.freeNodes.size()},
+                        {"joints", m.skeleton.links.size()},
+                        {"surface_vertices", m.surfaceRest.size()},
+                        {"mass_kg", m.totalMass},
+                        {"mass_scaled_nodes", m.massScaledNodes},
+                        {"added_mass_kg", m.addedMass},
+                        {"colliders", settings_.colliders.size()},
+                        {"ground_height", settings_.groundHeight},
+                        {"friction", settings_.friction}}
+      .dump();
 }
 
 }  // namespace sinew::liu2013

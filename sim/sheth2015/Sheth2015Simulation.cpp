@@ -1,6 +1,7 @@
 #include "sheth2015/Sheth2015Simulation.h"
 
 #include "core/Error.h"
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -317,8 +318,11 @@ void Sheth2015Simulation::setDrive(const Drive& drive) {
     if (clip_) setMotion(std::nullopt, {});
     return;
   }
-  if (clip_ && clip_->name == drive.clip->name) return;
-  setMotion(*drive.clip, {bones_.bodyNames.front()}, drive.loop);
+  const std::vector<std::string> names = drive.drivenBones.empty() ? std::vector<std::string>{bones_.bodyNames.front()}
+                                                                    : drive.drivenBones;
+  if (clip_ && clip_->name == drive.clip->name && drivenNames_ == names) return;
+  setMotion(*drive.clip, names, drive.loop);
+  drivenNames_ = names;
 }
 
 std::vector<ModalBodyInfo> Sheth2015Simulation::modalBodies() const {
@@ -331,6 +335,26 @@ std::vector<ModalBodyInfo> Sheth2015Simulation::modalBodies() const {
     out.push_back(std::move(b));
   }
   return out;
+}
+
+std::string Sheth2015Simulation::setupJson() const {
+  return nlohmann::json{{"bodies", bones_.models.size()},
+                        {"body_names", bones_.bodyNames},
+                        {"particles", bones_.particleCount()},
+                        {"volume_nodes", bones_.skin.siteCount()},
+                        {"joints", bones_.joints.size()},
+                        {"proxy_sites", bones_.proxyNodes.size()},
+                        {"modes", options_.decompose.modes},
+                        {"threshold", options_.decompose.threshold},
+                        {"joints_per_overlap", options_.decompose.jointsPerOverlap},
+                        {"copies", options_.copies},
+                        {"excite", options_.excite},
+                        {"sweeps", options_.sweeps},
+                        {"surface_vertices", surfacePositions().size()},
+                        {"colliders", options_.colliders.size()},
+                        {"ground_height", options_.groundHeight},
+                        {"friction", options_.friction}}
+      .dump();
 }
 
 }  // namespace sinew::sheth2015

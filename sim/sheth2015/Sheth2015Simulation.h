@@ -64,6 +64,7 @@ class Sheth2015Simulation final : public Simulation {
   SimToggles toggles() const override { return toggles_; }
   void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
   const std::vector<Tri>& surfaceTriangles() const override { return triangles_; }
+  std::string setupJson() const override;
   // The clip moves the root bone's body (the pelvis) kinematically; the
   // other bones hang from it and swing (Kinematic and Pd alike).
   void setDrive(const Drive& drive) override;
@@ -116,6 +117,7 @@ class Sheth2015Simulation final : public Simulation {
   std::optional<Grab> grab_;
   std::optional<MotionClip> clip_;
   bool loop_ = true;
+  std::vector<std::string> drivenNames_;  // as setDrive() was last given them
   std::vector<uint8_t> driven_;        // per body of a copy
   double motionStart_ = 0, blendSeconds_ = 0;
   std::vector<Transform> blendFrom_;   // per body (all copies): rest -> its pose when the motion was set

@@ -59,6 +59,10 @@ struct Drive {
   DriveMode mode = DriveMode::Hold;
   std::optional<MotionClip> clip;  // required unless Hold
   bool loop = true;
+  // Li 2019: the bones the clip moves (empty: all; the others stay passive).
+  // Sheth 2015: the bones whose bodies follow it (empty: the root's).
+  std::vector<std::string> drivenBones;
+  bool operator==(const Drive&) const = default;
 };
 
 // Rods drawn as spheres swept between consecutive nodes (VIPER): the
@@ -118,6 +122,10 @@ class Simulation {
   virtual void setGrab(const std::optional<Grab>& grab) = 0;
   // The surface's triangles (indices into surfacePositions()).
   virtual const std::vector<Tri>& surfaceTriangles() const = 0;
+  // What the built model is, for a run's stats: one JSON object of counts
+  // (nodes, tets, bones, joints...), mass, scene (ground_height, friction,
+  // colliders) and the solver's own settings (iterations, modes...).
+  virtual std::string setupJson() const = 0;
 
   // The skeleton's motion from the next step. Throws InputError when the
   // clip does not fit the skeleton (the drive is then unchanged).
@@ -128,6 +136,9 @@ class Simulation {
   virtual bool setScene(const SimulationSetup&) { return false; }
 
   // Particular to some solvers; the defaults say "not this solver".
+  // A shove: the whole body gains `velocity` (world, m/s) at once. False
+  // where the solver cannot take one.
+  virtual bool push(const Vec3& /*velocity*/) { return false; }
   // Muscle activation of every rod body, 0..1 (VIPER).
   virtual void setMuscleActivation(double) {}
   // Other skinned surfaces than surfaceMesh() that the solver moves itself

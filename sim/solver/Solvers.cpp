@@ -53,7 +53,17 @@ const std::vector<ParamSpec>& solverParams(SolverKind kind) {
     t[SolverKind::Sheth2015] = {
         {"dt", "s", sheth2015::Sheth2015Options{}.dt, 1e-4, 0.1, false, "Time step"},
         {"modes", "", double(sheth2015::DecomposeOptions{}.modes), 0, 100, true, "Reduced modes per deformable bone (0: rigid)"},
-        {"sweeps", "", double(sheth2015::Sheth2015Options{}.sweeps), 1, 1000, true, "Contact and articulation iterations per step"}};
+        {"sweeps", "", double(sheth2015::Sheth2015Options{}.sweeps), 1, 1000, true, "Contact and articulation iterations per step"},
+        {"threshold", "", sheth2015::DecomposeOptions{}.threshold, 0.01, 0.99, false,
+         "Skinning-weight threshold of the decomposition into overlapping bones"},
+        {"joints-per-overlap", "", double(sheth2015::DecomposeOptions{}.jointsPerOverlap), 1, 20, true,
+         "Point joints laid out in each overlap"},
+        {"proxy-sites", "", double(sheth2015::DecomposeOptions{}.proxySites), 0, 1e6, true,
+         "Collision proxy size, skin particles (0: every boundary node)"},
+        {"copies", "", double(sheth2015::Sheth2015Options{}.copies), 1, 1000, true,
+         "Characters dropped side by side (the Pachinko scene)"},
+        {"excite", "", sheth2015::Sheth2015Options{}.excite, 0, 10, false,
+         "Random initial reduced displacement of every body (Fig. 3), amplitude"}};
     return t;
   }();
   return table.at(kind);
@@ -81,9 +91,44 @@ double paramValue(SolverKind kind, const SolverParams& params, const std::string
   throw InputError(name, std::string("is not a parameter of the ") + solverKindName(kind) + " solver");
 }
 
+FleshMaterial defaultFlesh(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::Li2019: {
+      const li2019::ModelOptions o;
+      return {o.youngsModulus, o.poissonRatio, o.density, liu2013::Material{}.damping};
+    }
+    case SolverKind::Sheth2015: {
+      const sheth2015::BodyMaterial m;
+      return {m.youngsModulus, m.poissonRatio, m.density, liu2013::Material{}.damping};
+    }
+    case SolverKind::Liu2013:
+    case SolverKind::Viper: break;
+  }
+  return liu2013::toFleshMaterial(liu2013::Material{});
+}
+
+namespace {
+
+// The nodes of Li 2019's conforming mesh inside `box`.
+std::vector<int32_t> nodesInside(const Project& project, const Aabb& box) {
+  if (!box.min.allFinite() || !box.max.allFinite() || box.empty())
+    throw InputError("pin box", "give a box with finite corners, each minimum at most its maximum");
+  const li2019::Input in = li2019::inputFromProject(project);
+  std::vector<int32_t> nodes;
+  for (size_t i = 0; i < in.mesh.nodes.size(); ++i)
+    if ((in.mesh.nodes[i].array() >= box.min.array()).all() && (in.mesh.nodes[i].array() <= box.max.array()).all())
+      nodes.push_back(int32_t(i));
+  if (nodes.empty()) throw InputError("pin box", "no node of the conforming mesh lies inside the box");
+  return nodes;
+}
+
+}  // namespace
+
 std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& params,
-                                           const std::function<void(double)>& progress) {
+                                           const std::function<void(double)>& progress, const std::optional<Aabb>& pinBox) {
   validateParams(kind, params);
+  if (pinBox && kind != SolverKind::Li2019)
+    throw InputError("pin box", std::string("pins the conforming mesh of li2019, not the ") + solverKindName(kind) + " solver's nodes");
   auto value = [&](const char* name) { return paramValue(kind, params, name); };
   liu2013::Settings scene;  // the project's ground, friction and colliders
   liu2013::applyScene(project.simulation, scene);
@@ -91,12 +136,14 @@ std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind ki
     case SolverKind::Liu2013: {
       scene.dt = params.count("dt") ? value("dt") : project.simulation.timeStep.value_or(value("dt"));
       scene.threads = int(value("threads"));
-      return std::make_unique<liu2013::Liu2013Solver>(
-          liu2013::buildLiu2013Model(project, liu2013::modelOptionsFor(project.simulation)), scene);
+      liu2013::ModelOptions o = liu2013::modelOptionsFor(project.simulation);
+      o.stableStep = scene.dt;  // masses stable for the step this run takes
+      return std::make_unique<liu2013::Liu2013Solver>(liu2013::buildLiu2013Model(project, o), scene);
     }
     case SolverKind::Li2019: {
       li2019::ModelOptions o = li2019::modelOptionsFor(project.simulation);
       o.dt = value("dt");
+      if (pinBox) o.pinnedNodes = nodesInside(project, *pinBox);
       li2019::Settings s;
       s.iterations = int(value("iterations"));
       s.threads = int(value("threads"));
@@ -118,6 +165,11 @@ std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind ki
       sheth2015::Sheth2015Options o = sheth2015::optionsFor(project);
       o.dt = value("dt");
       o.decompose.modes = int(value("modes"));
+      o.decompose.threshold = value("threshold");
+      o.decompose.jointsPerOverlap = int(value("joints-per-overlap"));
+      o.decompose.proxySites = int(value("proxy-sites"));
+      o.copies = int(value("copies"));
+      o.excite = value("excite");
       o.sweeps = o.postStabilization = int(value("sweeps"));  // as the CLI has always run it
       return std::make_unique<sheth2015::Sheth2015Simulation>(project, o, progress);
     }

@@ -47,12 +47,18 @@ void validateParams(SolverKind kind, const SolverParams& params);
 // The value of `name` in `params`, or its default.
 double paramValue(SolverKind kind, const SolverParams& params, const std::string& name);
 
+// The flesh a solver uses where the project names none: its own default
+// (Liu 2013 also reads the pose damping c; VIPER's rods have no flesh).
+FleshMaterial defaultFlesh(SolverKind kind);
+
 // The solver `kind` on `project` (its materials, ground and colliders), the
 // character passive (Liu 2013: PD servos hold the rest pose). Validates the
 // parameters first; throws InputError for what the project lacks.
 // `progress` (0..1) follows a long build (Sheth 2015's decomposition and
-// modal analysis).
+// modal analysis). `pinBox` (Li 2019 only): the conforming mesh's nodes
+// inside it are pinned at rest.
 std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& params = {},
-                                           const std::function<void(double)>& progress = {});
+                                           const std::function<void(double)>& progress = {},
+                                           const std::optional<Aabb>& pinBox = std::nullopt);
 
 }  // namespace sinew

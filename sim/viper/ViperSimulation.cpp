@@ -1,6 +1,7 @@
 #include "viper/ViperSimulation.h"
 
 #include "core/Error.h"
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -310,6 +311,25 @@ void ViperSimulation::restore(const SimSnapshot& s) {
   if (!v) throw std::invalid_argument("viper: snapshot of another solver");
   solver_->setState(v->state);
   lastGood_ = v->state;
+}
+
+std::string ViperSimulation::setupJson() const {
+  const RodModel& m = solver_->model();
+  const auto boneRods = size_t(input_.boneRodCount);
+  return nlohmann::json{{"rod_bodies", bodyCount()},
+                        {"rods", m.rodCount() - boneRods},
+                        {"bone_pills", boneRods},
+                        {"nodes", bodyNodeEnd()},
+                        {"pills", m.segmentCount() - boneRods},
+                        {"bundles", m.bundles.size()},
+                        {"pinned_nodes", input_.carried.size()},
+                        {"iterations", options_.iterations},
+                        {"surface_vertices", surfacePositions().size()},
+                        {"activation", activation_},
+                        {"colliders", 0},
+                        {"ground_height", options_.groundHeight},
+                        {"friction", options_.friction}}
+      .dump();
 }
 
 }  // namespace sinew::viper

@@ -77,6 +77,7 @@ class ViperSimulation final : public Simulation {
   SimToggles toggles() const override { return toggles_; }
   void setGrab(const std::optional<Grab>& grab) override { grab_ = grab; }
   const std::vector<Tri>& surfaceTriangles() const override { return triangles_; }
+  std::string setupJson() const override;
   // Both the Kinematic and the Pd drive move the skeleton by the clip.
   void setDrive(const Drive& drive) override;
   void setMuscleActivation(double activation) override;
