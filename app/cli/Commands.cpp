@@ -491,7 +491,7 @@ int rig(const RigArgs& args) {
     if (args.stabilityCheck && r.report.cage && r.report.weights) {
       step = liu2013::chooseStableStep(project);
       const double standard = liu2013::Settings{}.dt;
-      project.simulation.timeStep = step->dt < standard ? std::optional<double>(step->dt) : std::nullopt;
+      project.simulation.setSolverParam("liu2013", "dt", step->dt < standard ? std::optional<double>(step->dt) : std::nullopt);
     }
     saveProject(project, args.output);
     const RigBuildReport& rep = r.report;

@@ -355,8 +355,8 @@ bool MainWindow::findStableStep() {
         SimulationSetup s = doc_.project().simulation;
         const std::optional<double> dt = step->dt < liu2013::Settings{}.dt ? std::optional<double>(step->dt) : std::nullopt;
         log_.info(tr("Time step: %1 ms (a fall onto the ground ran stable)").arg(step->dt * 1000, 0, 'g', 4));
-        if (s.timeStep == dt) return;
-        s.timeStep = dt;
+        if (s.solverParam("liu2013", "dt") == dt) return;
+        s.setSolverParam("liu2013", "dt", dt);
         doc_.undoStack()->push(new SetSimulationSetupCommand(&doc_, std::move(s), tr("Stable time step")));
       },
       [this](const QString& message, bool cancelled) {

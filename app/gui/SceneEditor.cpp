@@ -63,11 +63,6 @@ SceneEditor::SceneEditor(Document* doc, QWidget* parent) : QGroupBox(tr("Scene")
   groundRow->addWidget(new QLabel(tr("friction"), this));
   groundRow->addWidget(groundFriction_, 1);
   ground->addRow(tr("Ground"), groundRow);
-  // The explicit step of Liu 2013 (rigging picks a smaller one when the character needs it).
-  timeStep_ = spin(this, "simTimeStep", 0.01, 5, 3, 0.05, tr(" ms"));
-  timeStep_->setToolTip(tr("Time step of the Liu 2013 solver; a stiff or light character needs a smaller one "
-                           "(rigging finds the step the character falls stably at)"));
-  ground->addRow(tr("Time step"), timeStep_);
   v->addLayout(ground);
 
   // The colliders.
@@ -140,15 +135,6 @@ SceneEditor::SceneEditor(Document* doc, QWidget* parent) : QGroupBox(tr("Scene")
   connect(remove_, &QPushButton::clicked, this, &SceneEditor::removeCollider);
   connect(groundHeight_, &QDoubleSpinBox::valueChanged, this, &SceneEditor::applyGround);
   connect(groundFriction_, &QDoubleSpinBox::valueChanged, this, &SceneEditor::applyGround);
-  connect(timeStep_, &QDoubleSpinBox::valueChanged, this, [this](double ms) {
-    if (refreshing_) return;
-    SimulationSetup s = doc_->project().simulation;
-    const double dt = ms / 1000.0;
-    const std::optional<double> step = std::abs(dt - solverDefaults.dt) < 1e-12 ? std::nullopt : std::optional<double>(dt);
-    if (s.timeStep == step) return;
-    s.timeStep = step;
-    doc_->undoStack()->push(new SetSimulationSetupCommand(doc_, std::move(s), tr("Edit time step"), "timeStep"));
-  });
   connect(name_, &QLineEdit::editingFinished, this, [this] {
     const QString name = name_->text().trimmed();
     if (refreshing_ || name == selected_) return;
@@ -192,8 +178,7 @@ void SceneEditor::refresh() {
 
   refreshing_ = true;
   {
-    const QSignalBlocker b1(groundHeight_), b2(groundFriction_), b3(timeStep_);
-    timeStep_->setValue(s.timeStep.value_or(solverDefaults.dt) * 1000.0);
+    const QSignalBlocker b1(groundHeight_), b2(groundFriction_);
     groundHeight_->setValue(s.groundHeight.value_or(solverDefaults.groundHeight));
     groundFriction_->setValue(s.groundFriction.value_or(solverDefaults.friction));
   }

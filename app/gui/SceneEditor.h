@@ -49,7 +49,7 @@ class SceneEditor : public QGroupBox {
   void applyGround();
 
   Document* doc_;
-  QDoubleSpinBox *groundHeight_, *groundFriction_, *timeStep_;
+  QDoubleSpinBox *groundHeight_, *groundFriction_;
   QTableWidget* table_;
   QComboBox* shape_;
   QPushButton *add_, *remove_;

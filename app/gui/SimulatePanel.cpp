@@ -326,12 +326,16 @@ void SimulatePanel::refreshClips() {
   clip_->setEnabled(clip_->count() > 0);
 }
 
+namespace {
+// Editors show a parameter in seconds as milliseconds.
+double displayScale(const ParamSpec& spec) { return spec.unit == "s" ? 1000.0 : 1.0; }
+}  // namespace
+
 void SimulatePanel::rebuildParams() {
   while (paramsForm_->rowCount() > 0) paramsForm_->removeRow(0);
   const SolverKind kind = sim_->solver();
   const SolverParams& current = sim_->solverParams(kind);
   for (const ParamSpec& spec : solverParams(kind)) {
-    if (kind == SolverKind::Liu2013 && spec.name == "dt") continue;  // the project's: the Scene box's Time step
     const double value = paramValue(kind, current, spec.name);
     const QString tip = QString::fromStdString(spec.help) +
                         tr(" (default %1%2, %3 to %4)")
@@ -349,13 +353,16 @@ void SimulatePanel::rebuildParams() {
       connect(box, &QSpinBox::valueChanged, this, [this, kind, name](int v) { sim_->setSolverParam(kind, name, v); });
       editor = box;
     } else {
+      // Times read in milliseconds; the table and the project keep seconds.
+      const double scale = displayScale(spec);
       auto* box = new QDoubleSpinBox(paramsBox_);
-      box->setDecimals(6);
-      box->setRange(spec.min, spec.max);
-      box->setSingleStep(spec.defaultValue / 10);
-      box->setValue(value);
-      if (!spec.unit.empty()) box->setSuffix(" " + QString::fromStdString(spec.unit));
-      connect(box, &QDoubleSpinBox::valueChanged, this, [this, kind, name](double v) { sim_->setSolverParam(kind, name, v); });
+      box->setDecimals(scale == 1 ? 6 : 4);
+      box->setRange(spec.min * scale, spec.max * scale);
+      box->setSingleStep(spec.defaultValue * scale / 10);
+      box->setValue(value * scale);
+      if (!spec.unit.empty()) box->setSuffix(scale == 1 ? " " + QString::fromStdString(spec.unit) : tr(" ms"));
+      connect(box, &QDoubleSpinBox::valueChanged, this,
+              [this, kind, name, scale](double v) { sim_->setSolverParam(kind, name, v / scale); });
       editor = box;
     }
     editor->setObjectName("simParam_" + QString::fromStdString(spec.name));
@@ -375,9 +382,9 @@ void SimulatePanel::refreshParamValues() {
     if (auto* i = qobject_cast<QSpinBox*>(editor); i && i->value() != int(value)) {
       const QSignalBlocker block(i);
       i->setValue(int(value));
-    } else if (auto* d = qobject_cast<QDoubleSpinBox*>(editor); d && d->value() != value) {
+    } else if (auto* d = qobject_cast<QDoubleSpinBox*>(editor); d && d->value() != value * displayScale(spec)) {
       const QSignalBlocker block(d);
-      d->setValue(value);
+      d->setValue(value * displayScale(spec));
     }
   }
 }

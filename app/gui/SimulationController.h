@@ -74,8 +74,8 @@ class SimulationController : public QObject {
   // A solver parameter of the registry's table, kept in the project
   // (Project::simulation.solverParams, one undo step; the Simulate dock's
   // editors are generated from the table); a change outdates a built model
-  // of that solver (the next Play or Reset rebuilds it). Liu 2013's step is
-  // the project's timeStep (the Scene box's Time step).
+  // of that solver (the next Play or Reset rebuilds it). Liu 2013's step
+  // is one of them (rigging sets it when the character needs a smaller one).
   void setSolverParam(Solver kind, const std::string& name, double value);
   const SolverParams& solverParams(Solver kind) const;
   int shethModes() const { return int(paramValue(Solver::Sheth2015, solverParams(Solver::Sheth2015), "modes")); }

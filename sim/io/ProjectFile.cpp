@@ -342,7 +342,6 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
     sim["regions"] = regions;
     if (p.simulation.groundHeight) sim["groundHeight"] = *p.simulation.groundHeight;
     if (p.simulation.groundFriction) sim["groundFriction"] = *p.simulation.groundFriction;
-    if (p.simulation.timeStep) sim["timeStep"] = *p.simulation.timeStep;
     json colliders = json::array();
     for (const Collider& c : p.simulation.colliders)
       colliders.push_back({{"name", c.name}, {"shape", colliderShapeName(c.shape)}, {"center", vec3(c.center)},
@@ -665,12 +664,6 @@ Project projectFromJson(const json& j, const std::string& path) {
       }
     if (s.contains("groundHeight")) p.simulation.groundHeight = field<double>(s, "groundHeight", "simulation", path);
     if (s.contains("groundFriction")) p.simulation.groundFriction = field<double>(s, "groundFriction", "simulation", path);
-    if (s.contains("timeStep")) {
-      const double dt = field<double>(s, "timeStep", "simulation", path);
-      if (!(dt >= 1e-6 && dt <= 0.01))
-        throw InputError(path, "simulation: 'timeStep' must be between 1e-6 and 0.01 s (it is " + std::to_string(dt) + ")");
-      p.simulation.timeStep = dt;
-    }
     if (s.contains("solvers")) {
       // The registry's parameter tables: every value checked there (name, finite, range, count).
       const json& solvers = s.at("solvers");
@@ -691,6 +684,16 @@ Project projectFromJson(const json& j, const std::string& path) {
         }
         p.simulation.solverParams[name] = std::move(params);
       }
+    }
+    // Files before version 0.9 kept Liu 2013's step as "timeStep"; it is the table's liu2013 dt now.
+    if (s.contains("timeStep") && !p.simulation.solverParam("liu2013", "dt")) {
+      const double dt = field<double>(s, "timeStep", "simulation", path);
+      try {
+        validateParams(SolverKind::Liu2013, {{"dt", dt}});
+      } catch (const InputError& e) {
+        throw InputError(path, "simulation.timeStep " + e.problem());
+      }
+      p.simulation.setSolverParam("liu2013", "dt", dt);
     }
     if (s.contains("colliders"))
       for (const json& c : field<json>(s, "colliders", "simulation", path)) {

@@ -414,7 +414,7 @@ FleshMaterial toFleshMaterial(const Material& m) { return {m.youngsModulus, m.po
 
 ModelOptions modelOptionsFor(const SimulationSetup& setup) {
   ModelOptions o;
-  if (setup.timeStep) o.stableStep = *setup.timeStep;
+  if (const auto dt = setup.solverParam("liu2013", "dt")) o.stableStep = *dt;
   if (setup.flesh) o.material = toMaterial(*setup.flesh);
   for (const RegionMaterial& r : setup.regions) o.regions.emplace_back(r.bone, toMaterial(r.material));
   return o;
@@ -425,7 +425,7 @@ void applyScene(const SimulationSetup& setup, Settings& settings) {
   settings.groundHeight = setup.groundHeight.value_or(defaults.groundHeight);
   settings.friction = setup.groundFriction.value_or(defaults.friction);
   settings.colliders = setup.colliders;
-  settings.dt = setup.timeStep.value_or(defaults.dt);
+  settings.dt = setup.solverParam("liu2013", "dt").value_or(defaults.dt);
 }
 
 StepChoice chooseStableStep(const Project& project, const StepProbe& probe, const Progress& progress) {

@@ -94,15 +94,32 @@ struct SimulationSetup {
   std::optional<double> groundHeight;   // m (nullopt: the solver's default, 0)
   std::optional<double> groundFriction; // Coulomb coefficient (nullopt: the solver's default)
   std::vector<Collider> colliders;      // static obstacles (names unique)
-  std::optional<double> timeStep;       // s, the explicit step of Liu 2013 this character is stable at
-                                        // (nullopt: the solver's default; set when rigging finds it must be smaller)
   // Per solver (by registry name: "li2019", ...), the values of its
   // parameter table (solver/Solvers.h) chosen for this project; a parameter
   // left out takes the table's default. Checked on load by validateParams.
+  // Liu 2013's "dt" is also the step rigging found this character stable at
+  // (set when it must be smaller than the default).
   std::map<std::string, std::map<std::string, double>> solverParams;
+  // One value of solverParams, when the project sets it.
+  std::optional<double> solverParam(const std::string& solver, const std::string& name) const {
+    const auto s = solverParams.find(solver);
+    if (s == solverParams.end()) return std::nullopt;
+    const auto v = s->second.find(name);
+    return v == s->second.end() ? std::nullopt : std::optional<double>(v->second);
+  }
+  // Sets it, or removes it (nullopt: the table's default); no empty solver entry stays.
+  void setSolverParam(const std::string& solver, const std::string& name, std::optional<double> value) {
+    if (value) {
+      solverParams[solver][name] = *value;
+      return;
+    }
+    if (const auto s = solverParams.find(solver); s != solverParams.end()) {
+      s->second.erase(name);
+      if (s->second.empty()) solverParams.erase(s);
+    }
+  }
   bool empty() const {
-    return !flesh && regions.empty() && !groundHeight && !groundFriction && colliders.empty() && !timeStep &&
-           solverParams.empty();
+    return !flesh && regions.empty() && !groundHeight && !groundFriction && colliders.empty() && solverParams.empty();
   }
   bool operator==(const SimulationSetup&) const = default;
 };

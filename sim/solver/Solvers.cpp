@@ -124,9 +124,12 @@ std::vector<int32_t> nodesInside(const Project& project, const Aabb& box) {
 
 }  // namespace
 
-std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& params,
+std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind kind, const SolverParams& given,
                                            const std::function<void(double)>& progress, const std::optional<Aabb>& pinBox) {
-  validateParams(kind, params);
+  validateParams(kind, given);
+  SolverParams params = given;  // over the project's values
+  if (const auto it = project.simulation.solverParams.find(solverKindName(kind)); it != project.simulation.solverParams.end())
+    for (const auto& [name, value] : it->second) params.emplace(name, value);
   if (pinBox && kind != SolverKind::Li2019)
     throw InputError("pin box", std::string("pins the conforming mesh of li2019, not the ") + solverKindName(kind) + " solver's nodes");
   auto value = [&](const char* name) { return paramValue(kind, params, name); };
@@ -134,7 +137,7 @@ std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind ki
   liu2013::applyScene(project.simulation, scene);
   switch (kind) {
     case SolverKind::Liu2013: {
-      scene.dt = params.count("dt") ? value("dt") : project.simulation.timeStep.value_or(value("dt"));
+      scene.dt = value("dt");
       scene.threads = int(value("threads"));
       liu2013::ModelOptions o = liu2013::modelOptionsFor(project.simulation);
       o.stableStep = scene.dt;  // masses stable for the step this run takes

@@ -52,8 +52,10 @@ double paramValue(SolverKind kind, const SolverParams& params, const std::string
 FleshMaterial defaultFlesh(SolverKind kind);
 
 // The solver `kind` on `project` (its materials, ground and colliders), the
-// character passive (Liu 2013: PD servos hold the rest pose). Validates the
-// parameters first; throws InputError for what the project lacks.
+// character passive (Liu 2013: PD servos hold the rest pose). `params`
+// override the project's own values (SimulationSetup::solverParams), which
+// override the table's defaults. Validates the parameters first; throws
+// InputError for what the project lacks.
 // `progress` (0..1) follows a long build (Sheth 2015's decomposition and
 // modal analysis). `pinBox` (Li 2019 only): the conforming mesh's nodes
 // inside it are pinned at rest.

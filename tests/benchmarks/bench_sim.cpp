@@ -141,7 +141,7 @@ static void BM_ImportToFirstFrame(benchmark::State& state) {
     applyRigBuild(p, buildRig(p, 0, {}));
     if (state.range(0)) {
       const liu2013::StepChoice step = liu2013::chooseStableStep(p);
-      if (step.dt < liu2013::Settings{}.dt) p.simulation.timeStep = step.dt;
+      if (step.dt < liu2013::Settings{}.dt) p.simulation.setSolverParam("liu2013", "dt", step.dt);
     }
     liu2013::Settings settings;
     liu2013::applyScene(p.simulation, settings);

@@ -311,8 +311,10 @@ TEST_F(StateTest, SolverParameterEditorsComeFromTheRegistry) {
     } else {
       auto* d = qobject_cast<QDoubleSpinBox*>(editor);
       ASSERT_NE(d, nullptr);
-      EXPECT_DOUBLE_EQ(d->maximum(), spec.max);
-      EXPECT_NEAR(d->value(), spec.defaultValue, 1e-6);
+      const double scale = spec.unit == "s" ? 1000 : 1;  // times read in ms
+      if (scale != 1) EXPECT_EQ(d->suffix(), " ms");
+      EXPECT_DOUBLE_EQ(d->maximum(), spec.max * scale);
+      EXPECT_NEAR(d->value(), spec.defaultValue * scale, 1e-3);
     }
   }
   child<QSpinBox>("simParam_iterations")->setValue(7);
@@ -337,9 +339,15 @@ TEST_F(StateTest, SolverParameterEditorsComeFromTheRegistry) {
   QCoreApplication::processEvents();
   EXPECT_EQ(child<QSpinBox>("simParam_iterations")->value(), int(paramValue(SolverKind::Li2019, {}, "iterations")))
       << "a new project starts from the defaults";
-  // Liu 2013: its step is the project's (Scene box), so only its threads here.
+  // Liu 2013's step is in the table too: the one rigging chose shows in ms,
+  // and an edit is the project's (no second editor in the Scene box).
   chooseSolver(SimulationController::Solver::Liu2013);
-  EXPECT_EQ(window->findChild<QWidget*>("simParam_dt"), nullptr);
+  QCoreApplication::processEvents();
+  auto* dt = child<QDoubleSpinBox>("simParam_dt");
+  EXPECT_NEAR(dt->value(), paramValue(SolverKind::Liu2013, {}, "dt") * 1000, 1e-9);
+  EXPECT_EQ(window->findChild<QWidget*>("simTimeStep"), nullptr);
+  dt->setValue(0.25);
+  EXPECT_DOUBLE_EQ(window->document()->project().simulation.solverParam("liu2013", "dt").value_or(0), 0.00025);
   EXPECT_NE(window->findChild<QWidget*>("simParam_threads"), nullptr);
 }
 

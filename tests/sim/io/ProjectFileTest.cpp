@@ -461,6 +461,29 @@ TEST(ProjectFile, SolverParametersRoundTripAndAreChecked) {
   expectLoadError(bad, {bad, "'bullet' is not a solver"});
 }
 
+// Projects written before the table kept Liu 2013's step as
+// simulation.timeStep: it loads as the table's liu2013 dt, checked there,
+// and is saved back in the table only.
+TEST(ProjectFile, AnOldTimeStepIsLiu2013sTableStep) {
+  const TempDir dir;
+  Project p = sampleProject();
+  p.simulation.groundHeight = 0.5;
+  const std::string path = dir.file("old.sinew");
+  saveProject(p, path);
+  const std::string text = readBytes(path);
+  const size_t at = text.find("\"groundHeight\"");
+  ASSERT_NE(at, std::string::npos);
+  auto withStep = [&](const std::string& dt) { return text.substr(0, at) + "\"timeStep\": " + dt + ", " + text.substr(at); };
+  writeBytes(path, withStep("0.00025"));
+  const Project old = loadProject(path);
+  EXPECT_EQ(old.simulation.solverParam("liu2013", "dt"), 0.00025);
+  saveProject(old, path);
+  EXPECT_EQ(readBytes(path).find("timeStep"), std::string::npos);
+  EXPECT_EQ(loadProject(path).simulation.solverParam("liu2013", "dt"), 0.00025);
+  writeBytes(path, withStep("0.5"));
+  expectLoadError(path, {path, "simulation.timeStep", "out of range"});
+}
+
 TEST(ProjectFile, ControllersRoundTrip) {
   const TempDir dir;
   Project p = sampleProject();

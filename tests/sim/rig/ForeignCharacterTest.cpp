@@ -136,7 +136,7 @@ Rigged rigAndChooseStep(Project p, bool regions = false) {
   r.result = buildRig(p, 0, o);
   applyRigBuild(p, r.result);
   r.step = liu2013::chooseStableStep(p);
-  if (r.step.dt < liu2013::Settings{}.dt) p.simulation.timeStep = r.step.dt;
+  if (r.step.dt < liu2013::Settings{}.dt) p.simulation.setSolverParam("liu2013", "dt", r.step.dt);
   r.project = std::move(p);
   return r;
 }
@@ -158,7 +158,7 @@ TEST(ForeignCharacter, EpilepticRigsStandsOnTheGroundAndSimulates) {
     EXPECT_FALSE(s.joints[size_t(s.find(follows))].simulated) << follows;
   for (const char* carries : {"B_Hip_Left", "B_Knee_Right", "B_Spine2", "B_UpperArm_Left", "B_Hand_Right", "B_Neck"})
     EXPECT_TRUE(s.joints[size_t(s.find(carries))].simulated) << carries;
-  EXPECT_TRUE(liuRuns(p, 2.0)) << "at " << p.simulation.timeStep.value_or(0.0005) * 1000 << " ms";
+  EXPECT_TRUE(liuRuns(p, 2.0)) << "at " << p.simulation.solverParam("liu2013", "dt").value_or(0.0005) * 1000 << " ms";
   EXPECT_TRUE(shethRuns(p, 2.0));
   // Its 2 cm root bone holds the pelvis joint 7 cm away on a lever.
   EXPECT_TRUE(li2019Runs(p, 2.0));
