@@ -96,7 +96,9 @@ void MainWindow::openProjectData(Project project, const QString& path) {
 
 bool MainWindow::saveProjectTo(const QString& path) {
   try {
-    saveProject(doc_.project(), path.toStdString());
+    SaveOptions options;
+    options.lockWaitSeconds = 2;  // another process saving it: say so rather than freeze the window
+    saveProject(doc_.project(), path.toStdString(), options);
   } catch (const std::exception& e) {
     const QString msg = QString::fromStdString(e.what());
     log_.error(msg);

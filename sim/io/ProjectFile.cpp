@@ -18,7 +18,6 @@ using json = nlohmann::json;
 
 std::string projectDataDir(const std::string& path) { return path + ".data"; }
 
-// ".<name>.lock" beside the project: held by a save (exclusive) or a load (shared).
 std::string projectLockFile(const std::string& path) {
   const fs::path p(path);
   return (p.parent_path() / ("." + p.filename().string() + ".lock")).string();
@@ -862,7 +861,7 @@ void saveProject(const Project& project, const std::string& path, const SaveOpti
   fs::create_directories(dir, ec);
   if (ec) throw InputError(path, "cannot create data directory " + dir + ": " + ec.message());
   // One save at a time per project: another process's clean-up would remove this one's blobs.
-  const FileLock lock(projectLockFile(path), true);
+  const FileLock lock(projectLockFile(path), true, options.lockWaitSeconds);
   try {
     writeProjectFiles(path, dir, doc, blobs, options);
   } catch (...) {

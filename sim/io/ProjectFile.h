@@ -26,10 +26,17 @@ constexpr const char* kProjectExtension = ".sinew";
 
 struct SaveOptions {
   WriteHook hook;  // test hook: called during every file write (see writeFileAtomic)
+  // How long to wait for another process that holds the project's lock
+  // (FileLock) before giving up with a message naming it; the GUI waits
+  // briefly so that its window never freezes.
+  double lockWaitSeconds = 30;
 };
 
 // Directory holding the blobs of the project at `path`.
 std::string projectDataDir(const std::string& path);
+// The lock file beside the project (".<name>.lock"): held by a save
+// (exclusive) or a load (shared); see FileLock.
+std::string projectLockFile(const std::string& path);
 
 void saveProject(const Project& project, const std::string& path, const SaveOptions& options = {});
 

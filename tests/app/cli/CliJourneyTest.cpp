@@ -3,6 +3,7 @@
 // three commands (import, rig --skeleton auto|CLIP.bvh, simulate), and a
 // production FBX to a controller. Long runs: label "physics" (Release only).
 #include "CharacterFiles.h"
+#include "CliRun.h"
 #include "TestUtil.h"
 
 #include "examples/ExchangeCharacters.h"
@@ -23,16 +24,10 @@ using test::ProcessResult;
 using test::TempDir;
 namespace fs = std::filesystem;
 
-const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+using test::kCli;
 
 // Rigging runs a fall test: minutes under the sanitizers.
-ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 400) {
-  args.insert(args.begin(), kCli);
-  ProcessResult r = test::runProcess(args, dir.path().string(), timeout);
-  EXPECT_FALSE(r.timedOut) << "sinew-cli timed out";
-  EXPECT_EQ(r.signal, 0) << "sinew-cli died with signal " << r.signal << "\nstderr:\n" << r.err;
-  return r;
-}
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 400) { return test::runCli(dir, std::move(args), timeout); }
 
 
 TEST(CliJourney, BareMeshToSimulationWithAutomaticJoints) {

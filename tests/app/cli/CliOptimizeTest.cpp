@@ -2,6 +2,7 @@
 // CMU 01_01 (two windows, kept small: under AddressSanitizer each optimise
 // run takes 1-2 min) on the rigged example, determinism across thread counts, replay
 // of the saved controller, interruption, and bad input named.
+#include "CliRun.h"
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
 
@@ -17,17 +18,11 @@ using json = nlohmann::json;
 using test::ProcessResult;
 using test::TempDir;
 
-const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+using test::kCli;
 const std::string kProject = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
 const std::string kClip = "/usr/share/assimp/models/BVH/01_01.bvh";
 
-ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 600) {
-  args.insert(args.begin(), kCli);
-  ProcessResult r = test::runProcess(args, dir.path().string(), timeout);
-  EXPECT_FALSE(r.timedOut) << "sinew-cli timed out";
-  EXPECT_EQ(r.signal, 0) << "sinew-cli died with signal " << r.signal << "\nstderr:\n" << r.err;
-  return r;
-}
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 600) { return test::runCli(dir, std::move(args), timeout); }
 
 std::vector<std::string> optimizeArgs(const std::string& out, const std::string& stats, const std::string& threads) {
   return {"optimize", kProject, "--clip", kClip, "--start", "0", "--end", "0.2", "--samples", "8", "--keep", "2",

@@ -1,5 +1,6 @@
 // sinew-cli end to end: runs the real binary and checks exit codes, stdout
 // (text and JSON) and the one-line error messages on stderr.
+#include "CliRun.h"
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
 
@@ -14,16 +15,10 @@ using test::model;
 using test::ProcessResult;
 using test::TempDir;
 
-const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+using test::kCli;
 constexpr double kTimeout = 60.0;  // per run; generous, a hang fails the test
 
-ProcessResult cli(const TempDir& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), kCli);
-  ProcessResult r = test::runProcess(args, dir.path().string(), kTimeout);
-  EXPECT_FALSE(r.timedOut) << "sinew-cli timed out after " << kTimeout << " s";
-  EXPECT_EQ(r.signal, 0) << "sinew-cli died with signal " << r.signal << "\nstderr:\n" << r.err;
-  return r;
-}
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args) { return test::runCli(dir, std::move(args), kTimeout); }
 
 json parseJson(const ProcessResult& r) {
   try {
@@ -456,7 +451,15 @@ TEST(CliSimulate, SolverParametersAreCheckedByTheRegistry) {
       {{"--threads", "1.5"}, "--threads: must be a whole number"},
       {{"--modes", "4"}, "--modes: is not a parameter of the liu2013 solver"},
       {{"--solver", "li2019", "--dt", "1e-5"}, "--dt: 1e-05 is out of range [0.0001, 0.1] s"},
-      {{"--solver", "sheth2015", "--threads", "2"}, "--threads: is not a parameter of the sheth2015 solver"}};
+      {{"--solver", "sheth2015", "--threads", "2"}, "--threads: is not a parameter of the sheth2015 solver"},
+      {{"--solver", "sheth2015", "--threshold", "1.5"}, "--threshold: 1.5 is out of range [0.01, 0.99]"},
+      {{"--solver", "sheth2015", "--copies", "2.5"}, "--copies: must be a whole number"},
+      {{"--copies", "2"}, "--copies: is not a parameter of the liu2013 solver"},
+      // Flags outside the table that the chosen solver does not take.
+      {{"--activation", "0.5"}, "--activation: is for --solver viper"},
+      {{"--driven-bones", "Hips", "--motion", "Kick"}, "--driven-bones: is for --solver li2019 or sheth2015"},
+      {{"--solver", "sheth2015", "--pin-box", "0,0,0,1,1,1"}, "--pin-box: is for --solver li2019"},
+      {{"--solver", "viper", "--drive", "pd"}, "--drive: the viper solver moves bones kinematically only"}};
   for (const auto& [flags, message] : cases) {
     std::vector<std::string> args = {"simulate", rigged, "--seconds", "0.01"};
     args.insert(args.end(), flags.begin(), flags.end());

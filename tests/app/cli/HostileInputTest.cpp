@@ -4,6 +4,7 @@
 // saves, numbers that are not numbers, damaged clips and huge faces. Each
 // must end in a clear message and a non-zero exit, never a crash, a silent
 // wrong answer or a lost project.
+#include "CliRun.h"
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
 
@@ -22,15 +23,9 @@ using json = nlohmann::json;
 using test::ProcessResult;
 using test::TempDir;
 
-const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+using test::kCli;
 
-ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 120) {
-  args.insert(args.begin(), kCli);
-  ProcessResult r = test::runProcess(args, dir.path().string(), timeout);
-  EXPECT_FALSE(r.timedOut) << "sinew-cli timed out after " << timeout << " s";
-  EXPECT_EQ(r.signal, 0) << "sinew-cli died with signal " << r.signal << "\nstderr:\n" << r.err;
-  return r;
-}
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 120) { return test::runCli(dir, std::move(args), timeout); }
 
 // Exit code `code` and a message on stderr holding every piece of `says`.
 void expectRefused(const ProcessResult& r, int code, const std::vector<std::string>& says) {

@@ -4,6 +4,7 @@
 // autosaves and recovers.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "io/FileUtil.h"
 #include "io/ProjectFile.h"
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 
@@ -327,6 +329,29 @@ TEST_F(MainWindowTest, SavesAndReopens) {
   ASSERT_TRUE(window->tasks()->waitForIdle(30000));
   EXPECT_EQ(window->document()->project(), saved);
   EXPECT_EQ(window->outliner()->itemsUnder("Meshes").size(), 2);
+}
+
+// Another process saving the same project (here: its lock held): Save says
+// so within seconds instead of freezing the window, and the work stays
+// unsaved; once the lock is free, Save works.
+TEST_F(MainWindowTest, SaveDoesNotFreezeWhileAnotherProcessSavesTheProject) {
+  const QString path = tempDir("locked") + "/p.sinew";
+  ASSERT_TRUE(window->importFiles({kBox}));
+  ASSERT_TRUE(window->tasks()->waitForIdle(30000));
+  ASSERT_TRUE(window->saveProjectTo(path));
+  window->document()->undoStack()->undo();  // an unsaved change
+  {
+    const FileLock other(projectLockFile(path.toStdString()), true);
+    const auto t0 = std::chrono::steady_clock::now();
+    EXPECT_FALSE(window->saveProjectTo(path));
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+    EXPECT_TRUE(window->isWindowModified()) << "the work is still unsaved";
+    bool logged = false;
+    for (const LogEntry& e : window->log()->entries())
+      logged |= e.severity == Severity::Error && e.message.contains("being saved by process");
+    EXPECT_TRUE(logged);
+  }
+  EXPECT_TRUE(window->saveProjectTo(path));
 }
 
 TEST_F(MainWindowTest, BadFilesAreReportedAndChangeNothing) {
