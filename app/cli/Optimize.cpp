@@ -33,6 +33,22 @@ using json = nlohmann::json;
 
 namespace {
 
+// Where and why a search that cannot go on stopped: "fell at t = 1.40-1.50 s
+// of the clip, in window 15 of 30: every sample fell; the best: its root
+// sank ... (cost terms: pose ...)".
+std::string failedWindowText(const control::SamconSearch& search, double clipStart) {
+  const int32_t w = search.windowsDone() - 1;
+  const ControlWindow& window = search.problem().windows[size_t(w)];
+  const control::CostTerms& best = search.reports().back().best;
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(2) << "fell at t = " << clipStart + window.referenceStart << "-"
+    << clipStart + window.referenceStart + window.referenceDuration << " s of the clip, in window " << w + 1 << " of "
+    << search.windowCount() << ": every sample fell; the best: " << control::fallReason(best) << std::setprecision(3)
+    << " (cost terms: pose " << best.pose << ", root " << best.root << ", position " << best.position
+    << ", end effectors " << best.endEffector << ", balance " << best.balance << ", velocity " << best.velocity << ")";
+  return o.str();
+}
+
 std::atomic<bool> gInterrupted{false};
 extern "C" void onInterrupt(int) { gInterrupted = true; }
 
@@ -213,7 +229,7 @@ int optimize(const OptimizeArgs& args) {
     }
     if (!mpi) std::signal(SIGINT, previous);
     const double searchSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - searchStart).count();
-    if (search.failed()) stopped = "every sample of window " + std::to_string(search.windowsDone()) + " fell";
+    if (search.failed()) stopped = failedWindowText(search, spec.start);
 
     json summary = {{"project", args.project},
                     {"output", args.output},

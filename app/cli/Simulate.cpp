@@ -183,7 +183,9 @@ struct Tracking {
                            {"root_height", nlohmann::json::array()}, {"reference_root_height", nlohmann::json::array()},
                            {"tilt_degrees", nlohmann::json::array()}, {"fell", nlohmann::json::array()}};
   bool fell = false;
-  double maxTilt = 0;  // degrees: root orientation away from the reference's
+  double fellAt = -1;   // s: the first frame that fell
+  double maxTilt = 0;   // degrees: root orientation away from the reference's
+  double maxTiltAt = 0; // s
 
   void record(const control::ControllerRun& run) {
     const liu2013::Liu2013Solver& solver = *run.solver;
@@ -200,8 +202,22 @@ struct Tracking {
     frames["reference_root_height"].push_back(ref.rootPosition.y());
     frames["tilt_degrees"].push_back(tilt);
     frames["fell"].push_back(c.fallen);
+    if (c.fallen && !fell) fellAt = solver.time();
     fell = fell || c.fallen;
-    maxTilt = std::max(maxTilt, tilt);
+    if (tilt > maxTilt) {
+      maxTilt = tilt;
+      maxTiltAt = solver.time();
+    }
+  }
+  bool stayedUp() const { return !fell && maxTilt < control::kUprightTiltDegrees; }
+  std::string verdict() const {
+    std::ostringstream o;
+    if (fell) o << "the character fell at t = " << fellAt << " s";
+    else if (!stayedUp())
+      o << "the character did not stay up: it tilted " << maxTilt << " deg at t = " << maxTiltAt << " s (upright: under "
+        << control::kUprightTiltDegrees << " deg)";
+    else o << "the character stayed up (max tilt " << maxTilt << " deg, under " << control::kUprightTiltDegrees << ")";
+    return o.str();
   }
   double finalCost() const { return frames["cost"].empty() ? 0.0 : frames["cost"].back().get<double>(); }
 };
@@ -352,7 +368,11 @@ int simulate(const SimulateArgs& args) {
     if (controller) {
       stats["tracking"] = tracking.frames;
       stats["summary"]["fell"] = tracking.fell;
+      stats["summary"]["fell_at"] = tracking.fell ? nlohmann::json(tracking.fellAt) : nlohmann::json(nullptr);
       stats["summary"]["max_tilt_degrees"] = tracking.maxTilt;
+      stats["summary"]["upright_tilt_degrees"] = control::kUprightTiltDegrees;
+      stats["summary"]["stayed_up"] = tracking.stayedUp();
+      stats["summary"]["controller_end"] = controlled.policy->end();
     }
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, stats.dump() + "\n");
     if (!args.exportDir.empty()) {
@@ -372,9 +392,9 @@ int simulate(const SimulateArgs& args) {
     if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
     if (!args.exportDir.empty()) std::cout << "wrote " << rec.surfaces.size() << " frames to " << args.exportDir << "\n";
     if (controller)
-      std::cout << "controller '" << controller->name << "': "
-                << (tracking.fell ? "the character fell" : "the character stayed up") << ", final tracking cost "
-                << tracking.finalCost() << ", max tilt " << tracking.maxTilt << " deg\n";
+      std::cout << "controller '" << controller->name << "' (ends at " << controlled.policy->end()
+                << " s, then its last targets stay): " << tracking.verdict() << ", final tracking cost " << tracking.finalCost()
+                << "\n";
     if (pushedAt >= 0) std::cout << "pushed at " << pushedAt << " s\n";
     if (!rec.stopped.empty()) {
       std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";

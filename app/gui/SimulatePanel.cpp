@@ -14,6 +14,8 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QSlider>
+
+#include "TimelineSlider.h"
 #include <QTimer>
 
 #include <QVBoxLayout>
@@ -45,7 +47,7 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
 
   // Timeline.
   auto* tl = new QHBoxLayout;
-  timeline_ = new QSlider(Qt::Horizontal, this);
+  timeline_ = new TimelineSlider(this);
   timeline_->setObjectName("simTimeline");
   timeline_->setRange(0, 0);
   loop_ = new QCheckBox(tr("Loop"), this);
@@ -458,6 +460,8 @@ void SimulatePanel::updateState() {
   materials_->setModelOutdated(sim_->modelOutdated());
 }
 
+QSlider* SimulatePanel::timeline() const { return timeline_; }
+
 void SimulatePanel::updateFrames() {
   const int n = sim_->frameCount();
   {
@@ -466,12 +470,22 @@ void SimulatePanel::updateFrames() {
     timeline_->setValue(std::max(0, sim_->displayedFrame()));
   }
   timeline_->setEnabled(n > 1);
-  time_->setText(n ? tr("%1\u00a0s (frame %2 of %3, simulated %4\u00a0s)")
+  QString text = n ? tr("%1\u00a0s (frame %2 of %3, simulated %4\u00a0s)")
                          .arg(sim_->displayedTime(), 0, 'f', 3)
                          .arg(std::max(0, sim_->displayedFrame()))
                          .arg(n - 1)
                          .arg(sim_->simulatedTime(), 0, 'f', 3)
-                   : tr("no simulation"));
+                   : tr("no simulation");
+  // A played controller: its time, and where it ends (marked on the timeline).
+  const std::optional<ControllerObject>& c = sim_->controller();
+  if (c && n > 0) {
+    const double end = c->duration(), t = sim_->displayedTime();
+    text += t < end ? tr("\ncontroller '%1': %2 of %3\u00a0s").arg(QString::fromStdString(c->name)).arg(t, 0, 'f', 2).arg(end, 0, 'f', 2)
+                    : tr("\ncontroller '%1' ended at %2\u00a0s: its last targets stay").arg(QString::fromStdString(c->name)).arg(end, 0, 'f', 2);
+  }
+  time_->setText(text);
+  const int endFrame = c && sim_->frameTime() > 0 ? int(std::lround(c->duration() / sim_->frameTime())) : -1;
+  timeline_->setMarker(endFrame, endFrame < 0 ? QString() : tr("The controller ends here (%1 s); after it, its last targets stay").arg(c->duration(), 0, 'f', 2));
   realtime_->setText(sim_->realtimeFactor() > 0 ? QString::number(sim_->realtimeFactor(), 'f', 2) + "x" : "-");
   msPerStep_->setText(sim_->msPerStep() > 0 ? QString::number(sim_->msPerStep(), 'f', 2) + " ms" : "-");
   updateState();

@@ -28,6 +28,8 @@ class QTimer;
 
 namespace sinew::app {
 
+class TimelineSlider;
+
 class SimulatePanel : public QWidget {
   Q_OBJECT
  public:
@@ -36,7 +38,7 @@ class SimulatePanel : public QWidget {
   QPushButton* playButton() const { return play_; }
   QPushButton* stepButton() const { return step_; }
   QPushButton* resetButton() const { return reset_; }
-  QSlider* timeline() const { return timeline_; }
+  QSlider* timeline() const;
   QCheckBox* loopBox() const { return loop_; }
   MaterialEditor* materials() const { return materials_; }
   SceneEditor* scene() const { return scene_; }
@@ -70,7 +72,7 @@ class SimulatePanel : public QWidget {
   QComboBox *solver_, *drive_, *clip_, *damping_;
   QCheckBox *gravity_, *contact_, *plasticity_, *loop_, *fast_;
   QLabel *time_, *realtime_, *msPerStep_;
-  QSlider* timeline_;
+  TimelineSlider* timeline_;
   QSlider* activation_;
   QLabel* activationValue_;
   QCheckBox* pills_;

@@ -29,11 +29,21 @@ CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const C
   sb.y() = rb.y() = 0;
   c.balance = (sb - rb).squaredNorm();
   c.velocity = (sim.centerOfMassVelocity - ref.centerOfMassVelocity).squaredNorm();
-  c.fallen = sim.rootPosition.y() < 0.4 * ref.rootPosition.y() || upOfTheError(sim, ref).y() < std::cos(60 * M_PI / 180);
+  c.sank = sim.rootPosition.y() < 0.4 * ref.rootPosition.y();
+  c.tipped = upOfTheError(sim, ref).y() < std::cos(60 * M_PI / 180);
+  c.fallen = c.sank || c.tipped;
   c.total = w.pose * c.pose + w.root * c.root + w.position * c.position + w.endEffector * c.endEffector +
             w.balance * c.balance + w.velocity * c.velocity + (c.fallen ? kFallenCost : 0.0);
   if (!std::isfinite(c.total)) c.total = 1e30, c.fallen = true;
   return c;
+}
+
+std::string fallReason(const CostTerms& c) {
+  if (c.sank && c.tipped) return "its root sank below 40% of the reference's height and tilted past 60 degrees";
+  if (c.sank) return "its root sank below 40% of the reference's height";
+  if (c.tipped) return "it tilted past 60 degrees from the reference's orientation";
+  if (c.fallen) return "its state stopped being finite";
+  return {};
 }
 
 double tiltDegrees(const BodyFeatures& sim, const BodyFeatures& ref) {

@@ -22,8 +22,13 @@ struct CostWeights {
 struct CostTerms {
   double pose = 0, root = 0, position = 0, endEffector = 0, balance = 0, velocity = 0;
   bool fallen = false;      // the root sank below 40% of its reference height or tilted past 60 degrees
+  bool sank = false, tipped = false;  // which of the two (both may hold)
   double total = 0;         // the weighted sum (+ kFallenCost when fallen)
 };
+
+// Why a character counts as fallen, in words ("its root sank below 40% of
+// the reference's height"); empty when it has not.
+std::string fallReason(const CostTerms& c);
 
 inline constexpr double kFallenCost = 100;
 
@@ -33,5 +38,11 @@ CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const C
 // between world up and up carried by the root's orientation error (the
 // fallen test above is this angle past 60 degrees).
 double tiltDegrees(const BodyFeatures& sim, const BodyFeatures& ref);
+
+// A played controller "stayed up" when no frame fell and the tilt stayed
+// under this many degrees throughout (the tracking benchmark's success): a
+// character lying at 45 degrees against a wall has not fallen by the cost's
+// test but is not up either.
+inline constexpr double kUprightTiltDegrees = 30;
 
 }  // namespace sinew::control

@@ -174,8 +174,18 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
   s.clip = skeletonAnimationClip(skeleton, roots, rotations, kFrame);
   s.loopClip = false;
   liu2013::Liu2013Solver solver(std::move(model), s);
+  // An instability here is the segment's (too weak servos, a pose the flesh
+  // cannot take): bad input, said as such.
+  auto step = [&](const char* phase) {
+    try {
+      solver.step();
+    } catch (const SimulationError& e) {
+      throw InputError(reference.clip().name, std::string("the character could not settle into the segment's first pose (") +
+                                                  phase + "): " + e.what());
+    }
+  };
   const int steps = int(std::lround((kBlend + kHold) / s.dt));
-  for (int i = 0; i < steps; ++i) solver.step();
+  for (int i = 0; i < steps; ++i) step("posed kinematically");
   // Then the skeleton let go, its servos holding the first pose, for kDrop s:
   // the character sinks onto its soles (a kinematic skeleton leaves them
   // unloaded, and a character released from there drops several centimetres
@@ -186,7 +196,7 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
   hold.clip.reset();
   solver.setSettings(hold);
   solver.setTargets(dyn::PdTargets{first.rotation, {}});
-  for (int i = 0, n = int(std::lround(kDrop / s.dt)); i < n; ++i) solver.step();
+  for (int i = 0, n = int(std::lround(kDrop / s.dt)); i < n; ++i) step("released onto its servos");
   liu2013::Liu2013State out = solver.state();
   out.skeleton.velocity.setZero();
   for (Vec3& v : out.v) v.setZero();

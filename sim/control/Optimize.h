@@ -63,6 +63,9 @@ class ControllerPolicy final : public liu2013::TargetPolicy {
   // Reference time at simulated time t (time scaling: each window maps its
   // duration onto its reference span).
   double referenceTime(double t) const;
+  // Simulated time at which the last window ends; after it the last
+  // window's targets stay (with the feedback's corrections at its end).
+  double end() const { return windowStart_.back() + controller_.windows.back().duration; }
 
  private:
   ControllerObject controller_;

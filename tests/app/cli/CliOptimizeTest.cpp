@@ -102,6 +102,11 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_GT(maxTilt, 0.0);
   EXPECT_LT(maxTilt, 60.0) << "the fallen test's angle";
   EXPECT_NE(s.out.find("max tilt"), std::string::npos) << s.out;
+  // "Stayed up" is stated against its threshold, and says where the controller ends.
+  EXPECT_EQ(r["summary"]["upright_tilt_degrees"].get<double>(), 30.0);
+  EXPECT_EQ(r["summary"]["stayed_up"].get<bool>(), !r["summary"]["fell"].get<bool>() && maxTilt < 30.0);
+  EXPECT_GT(r["summary"]["controller_end"].get<double>(), 0.0);
+  EXPECT_NE(s.out.find("then its last targets stay"), std::string::npos) << s.out;
 
   // fit-feedback fits its feedback by least squares from perturbed rollouts
   // (a tiny fit: one pushed rollout, two corrections per window) and writes
@@ -143,6 +148,36 @@ TEST(CliOptimize, InterruptKeepsTheWindowsDone) {
   ASSERT_EQ(p.controllers.size(), 1u);
   EXPECT_GE(p.controllers[0].windows.size(), 1u);
   EXPECT_LT(p.controllers[0].windows.size(), 15u);
+}
+
+// A segment the character cannot perform (here: samples spread so wide,
+// 1.5 rad, that every one of a window falls): the search stops there, says
+// where and why, keeps the windows done in the output, and exits 2.
+TEST(CliOptimize, ASegmentItCannotPerformSaysWhereItFell) {
+  const TempDir dir;
+  const std::string out = dir.file("o.sinew"), stats = dir.file("s.json");
+  const ProcessResult r = cli(dir, {"optimize", kProject, "--clip", kClip, "--start", "8", "--end", "9.5", "--noise",
+                                    "1.5", "--samples", "4", "--keep", "2", "--seed", "3", "--threads", "2", "-o", out,
+                                    "--stats-json", stats});
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("fell at t = 8."), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("every sample fell; the best: "), std::string::npos) << r.err;
+  EXPECT_TRUE(r.err.find("sank below 40%") != std::string::npos || r.err.find("tilted past 60") != std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("cost terms: pose"), std::string::npos) << r.err;
+  const json j = json::parse(test::readBytes(stats));
+  const int done = j["windows_done"].get<int>();
+  EXPECT_GT(done, 0);
+  EXPECT_LT(done, j["windows_total"].get<int>());
+  const Project p = loadProject(out);
+  ASSERT_EQ(p.controllers.size(), 1u) << "the windows done are kept";
+  EXPECT_EQ(int(p.controllers[0].windows.size()), done);
+  // Servos too weak to hold even the first pose (0.1 Hz): the flesh blows up
+  // while settling; that is the segment's problem, said as such (exit 2).
+  const ProcessResult weak = cli(dir, {"optimize", kProject, "--clip", kClip, "--start", "8", "--end", "9", "--pd-frequency",
+                                       "0.1", "--samples", "4", "-o", dir.file("w.sinew")});
+  EXPECT_EQ(weak.exitCode, 2) << weak.err;
+  EXPECT_NE(weak.err.find("could not settle into the segment's first pose"), std::string::npos) << weak.err;
+  EXPECT_EQ(weak.err.find("internal error"), std::string::npos) << weak.err;
 }
 
 TEST(CliOptimize, BadInputIsNamed) {

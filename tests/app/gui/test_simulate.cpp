@@ -4,6 +4,7 @@
 // Ctrl+drag grab.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "TimelineSlider.h"
 #include "control/Optimize.h"
 #include "examples/Bars.h"
 #include "io/AnimationExport.h"
@@ -679,6 +680,25 @@ TEST_F(SimulateTest, ShippedTurnControllerPlaysFromTheControlPanel) {
   ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-turn.sinew");
   ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped turn project";
   playsUpWithItsGhost(panel, "01_01 8-10 s", 1.5, "/tmp/sinew-turn-play.png");
+  // The dock shows the controller's time; its end is marked on the timeline.
+  auto* time = window->findChild<QLabel*>("simTime");
+  EXPECT_TRUE(time->text().contains("controller '01_01 8-10 s'")) << time->text().toStdString();
+  SimulationController* sim = window->simulation();
+  const double end = sim->controller()->duration();
+  const QString endText = QString::number(end, 'f', 2);
+  EXPECT_TRUE(time->text().contains("of " + endText)) << time->text().toStdString();
+  auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
+  ASSERT_NE(timeline, nullptr);
+  EXPECT_EQ(timeline->marker(), int(std::lround(end / sim->frameTime())));
+  // Past its end the dock says the controller has ended.
+  sim->play();
+  ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= end + 0.2 || !sim->lastError().isEmpty(); }, 300000));
+  sim->pause();
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(time->text().contains("ended at " + endText)) << time->text().toStdString();
+  EXPECT_GE(timeline->maximum(), timeline->marker()) << "the mark lies on the timeline";
+  timeline->grab().save("/tmp/sinew-turn-timeline.png");
+  window->findChild<QDockWidget*>("dockSimulate")->grab().save("/tmp/sinew-turn-ended.png");
 }
 
 // Fit Feedback fits the selected controller's feedback by least squares in the
