@@ -381,6 +381,19 @@ std::shared_ptr<const liu2013::Liu2013Model> SimulationController::model() const
   return liu ? liu->sharedModel() : nullptr;
 }
 
+// "Liu 2013  t = 1.234 s  0.62x real time  0.80 ms/step", and a played
+// controller's time or end: the viewport's HUD line for a simulated frame.
+QString SimulationController::hudText(double t) const {
+  QString text = tr("%1  t = %2 s").arg(QString::fromLatin1(solverKindName(controller_ ? Solver::Liu2013 : builtKind_))).arg(t, 0, 'f', 3);
+  if (realtime_ > 0) text += tr("  %1x real time  %2 ms/step").arg(realtime_, 0, 'f', 2).arg(msPerStep_, 0, 'f', 2);
+  if (controller_) {
+    const double end = controller_->duration();
+    text += t < end ? tr("  controller %1 / %2 s").arg(t, 0, 'f', 2).arg(end, 0, 'f', 2)
+                    : tr("  controller ended at %1 s").arg(end, 0, 'f', 2);
+  }
+  return text;
+}
+
 void SimulationController::showFrame(int index) {
   const int n = frameCount();
   if (n == 0) return;
@@ -388,6 +401,7 @@ void SimulationController::showFrame(int index) {
   const std::optional<SimFrame> f = worker_.frame(index);
   if (!f) return;
   display_->show(*f, worker_.surfaceMesh(), worker_.triangles(), worker_.rodLayout());
+  view_->setSimulationText(hudText(f->time));
   shownFrame_ = index;
   showingMode_ = false;
   emit framesChanged();

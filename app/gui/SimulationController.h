@@ -159,6 +159,7 @@ class SimulationController : public QObject {
   const QString& lastError() const { return lastError_; }
   int32_t grabbedVertex() const { return display_->grabbedVertex(); }  // Ctrl+left drag
   ViewportWidget* viewport() const { return view_; }
+  QString hudText(double t) const;  // the viewport HUD's line for a frame at t
 
  signals:
   void stateChanged();               // running/paused, simulation created or dropped

@@ -91,6 +91,12 @@ void ViewportWidget::setTimelineText(const QString& text) {
   update();
 }
 
+void ViewportWidget::setSimulationText(const QString& text) {
+  if (text == simulation_) return;
+  simulation_ = text;
+  update();
+}
+
 void ViewportWidget::setSelection(ObjectId object, const render::PickResult& detail) {
   selected_ = object;
   selectionDetail_ = detail;
@@ -363,7 +369,7 @@ void ViewportWidget::paintGL() {
     if (m.visible) hud.vertices += m.mesh.vertexCount();
   hud.renderer = glInfo_.toStdString();
   hud.status = status_.toStdString();
-  if (!(interaction_ && interaction_->showsSimulatedFrame())) hud.timeline = timeline_.toStdString();
+  hud.timeline = (interaction_ && interaction_->showsSimulatedFrame() ? simulation_ : timeline_).toStdString();
   const double dt = lastFrameNs_ ? (start - lastFrameNs_) * 1e-9 : 1.0 / 60;
   overlay_.setFramebufferScale(float(dpr));
   render::ViewSettings s = settings_;

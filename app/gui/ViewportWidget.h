@@ -91,6 +91,9 @@ class ViewportWidget : public QOpenGLWidget {
   // Where the overlay drew a widget (logical pixels), by label; empty if it did not.
   QRectF overlayWidget(const QString& label) const;
   void setTimelineText(const QString& text);
+  // The HUD's line while a simulated frame is shown (solver, time, real-time factor).
+  void setSimulationText(const QString& text);
+  const QString& simulationText() const { return simulation_; }
 
  signals:
   void picked(const sinew::render::PickResult& result);
@@ -137,7 +140,7 @@ class ViewportWidget : public QOpenGLWidget {
   render::PickResult selectionDetail_;
   ObjectId clip_ = 0;
   double clipTime_ = 0;
-  QString status_, timeline_;
+  QString status_, timeline_, simulation_;
 
   // Picking acceleration, rebuilt when a mesh's revision changes.
   struct PickCache {

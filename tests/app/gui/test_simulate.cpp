@@ -220,6 +220,8 @@ TEST_F(SimulateTest, Li2019SolverPlaysTheBarAndExplainsAMissingMesh) {
   EXPECT_GT(m.back().centerOfMass.y(), 0.08) << "and lies on it";
   ASSERT_NE(sim->display().jointPose(), nullptr);
   EXPECT_EQ(sim->display().jointPose()->size(), 2u);
+  EXPECT_TRUE(window->viewport()->simulationText().startsWith("li2019  t = ")) << "the HUD names the solver";
+  EXPECT_TRUE(window->viewport()->simulationText().contains("x real time")) << "and its real-time factor";
   window->viewport()->frameAll();
   QTest::qWait(200);
   const QImage shot = window->grab().toImage();
@@ -697,6 +699,12 @@ TEST_F(SimulateTest, ShippedTurnControllerPlaysFromTheControlPanel) {
   QCoreApplication::processEvents();
   EXPECT_TRUE(time->text().contains("ended at " + endText)) << time->text().toStdString();
   EXPECT_GE(timeline->maximum(), timeline->marker()) << "the mark lies on the timeline";
+  // The viewport's HUD says the same, with the solver's real-time factor.
+  const QString hud = window->viewport()->simulationText();
+  EXPECT_TRUE(hud.startsWith("liu2013  t = ")) << hud.toStdString();
+  EXPECT_TRUE(hud.contains("x real time")) << hud.toStdString();
+  EXPECT_TRUE(hud.contains("controller ended at " + endText)) << hud.toStdString();
+  window->grab().save("/tmp/sinew-turn-hud.png");
   timeline->grab().save("/tmp/sinew-turn-timeline.png");
   window->findChild<QDockWidget*>("dockSimulate")->grab().save("/tmp/sinew-turn-ended.png");
 }
