@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <iostream>
+#include <map>
 #include <new>
 #include <optional>
 #include <string>
@@ -159,13 +160,15 @@ struct OptimizeArgs {
   std::string clip;                  // a clip name in the project, or a .bvh file (added to the output project)
   std::string storeClip = "on";      // "off": a .bvh clip is not kept in the output (the controller has its segment)
   double start = 0, end = -1;        // s; end < 0: the clip's end
-  int samples = 200, keep = 10, threads = 0;
-  int rounds = 1;                    // refinement rounds per window (SamconOptions::rounds)
+  // The search's tunables given (--samples, --keep, --rounds, --window,
+  // --noise, --pd-frequency, --stance-angle), by the table's names
+  // (control/SearchParams.h: declared, defaulted and checked there).
+  std::map<std::string, double> search;
+  int threads = 0;
   uint64_t seed = 1;
   std::string timeScaling = "on", idInit = "on", feedback = "on";
   int fitRollouts = 0;               // > 0: fit the feedback gains from this many pushed rollouts
   double fitPush = 0.6;              // m/s
-  double window = 0.1, noise = 0.1, pdFrequency = 5, stanceAngle = 0.1;
   std::string weights;               // "pose=1,velocity=0.5,...": cost weights that differ from the defaults
   std::string gains;                 // "ankle_tilt=3,swing_hip_balance=-0.5,...": feedback gains that differ from the defaults
   std::string name;                  // the controller's name (default: clip and segment); replaces one of that name

@@ -6,6 +6,7 @@
 
 #include "control/Feedback.h"
 #include "control/Optimize.h"
+#include "control/SearchParams.h"
 #include "core/Error.h"
 #include "io/Bvh.h"
 #include "io/FileUtil.h"
@@ -171,18 +172,20 @@ int optimize(const OptimizeArgs& args) {
     }
     spec.start = args.start;
     spec.end = args.end;
-    spec.pdFrequency = args.pdFrequency;
-    spec.stanceAngle = args.stanceAngle;
+    for (const auto& [name, value] : args.search) {
+      for (const ParamSpec& p : control::searchParams())
+        if (p.name == name) try {
+            checkParam(p, value);
+          } catch (const InputError& e) {
+            throw InputError("--" + name, e.problem());
+          }
+      control::setSearchParam(spec, name, value);
+    }
     control::SamconOptions& o = spec.samcon;
-    o.samples = args.samples;
-    o.keep = args.keep;
-    o.rounds = args.rounds;
     o.threads = args.threads;
     o.seed = args.seed;
     o.timeScaling = args.timeScaling == "on";
     o.idInit = args.idInit == "on";
-    o.window = args.window;
-    o.noise = args.noise;
     if (!args.weights.empty()) o.weights = parseCostWeights(args.weights);
     if (!args.gains.empty()) o.balance = parseBalanceGains(args.gains);
     if (args.end >= 0 && !(args.end > args.start))
@@ -410,12 +413,14 @@ Subcommand addOptimize(CLI::App& app) {
   opt->add_option("--clip", a->clip, "Motion clip: a clip name in the project, or a .bvh file (added to the output)")->required();
   opt->add_option("--start", a->start, "Segment start in the clip, s (default 0)")->check(CLI::Range(0.0, 1e5));
   opt->add_option("--end", a->end, "Segment end in the clip, s (default: the clip's end)")->check(CLI::Range(0.0, 1e5));
-  opt->add_option("--samples", a->samples, "Samples per control window (default 200)")->check(CLI::Range(1, 1000000));
-  opt->add_option("--keep", a->keep, "States kept per window (default 10)")->check(CLI::Range(1, 10000));
-  opt->add_option("--rounds", a->rounds,
-                  "Refinement rounds per window: the samples are split into R rounds, each later one drawn around "
-                  "the best so far with less noise (default 1: a single draw, as in the paper)")
-      ->check(CLI::Range(1, 100));
+  // The search's tunables, from its table (control/SearchParams.h); checked there.
+  for (const ParamSpec& p : control::searchParams()) {
+    std::ostringstream help;
+    help << p.help << " (" << (p.unit.empty() ? "" : p.unit + "; ") << "default " << p.defaultValue << ", " << p.min << ".."
+         << p.max << ")";
+    opt->add_option_function<double>("--" + p.name, [a, name = p.name](double v) { a->search[name] = v; }, help.str())
+        ->type_name(p.integer ? "N" : "FLOAT");
+  }
   opt->add_option("--threads", a->threads, "Sample evaluation threads (default: all cores)")->check(CLI::Range(1, 256));
   opt->add_option("--seed", a->seed, "Random seed (default 1)");
   opt->add_option("--store-clip", a->storeClip,
@@ -430,8 +435,6 @@ Subcommand addOptimize(CLI::App& app) {
                   "Fit the feedback gains from N pushed rollouts after the search (default 0: keep the default gains)")
       ->check(CLI::Range(0, 1000));
   opt->add_option("--fit-push", a->fitPush, "Push of the fitting rollouts, m/s (default 0.6)")->check(CLI::Range(0.0, 10.0));
-  opt->add_option("--window", a->window, "Control window length, s (default 0.1)")->check(CLI::Range(0.02, 1.0));
-  opt->add_option("--noise", a->noise, "Target noise per degree of freedom, rad (default 0.1)")->check(CLI::Range(0.0, 3.0));
   opt->add_option("--weights", a->weights,
                   "Cost weights that differ from the defaults, as KEY=VALUE,... with keys pose, root, position, "
                   "endEffector, balance, velocity (defaults 1, 2, 1, 4, 8, 0.2)");
@@ -440,10 +443,6 @@ Subcommand addOptimize(CLI::App& app) {
                   "ankle_balance, ankle_velocity, hip_tilt, hip_balance, hip_velocity (stance legs), swing_hip_balance, "
                   "swing_hip_velocity (foot placement by a swinging leg's hip; negative puts the foot where the centre "
                   "of mass goes) (defaults 3, 0, 0.2, 0, 0, 0, -0.5, -1)");
-  opt->add_option("--pd-frequency", a->pdFrequency, "PD servo natural frequency, Hz (default 5)")->check(CLI::Range(0.1, 99.0));
-  opt->add_option("--stance-angle", a->stanceAngle,
-                  "leg servos stiff enough to carry the body with about this error, rad (default 0.1; 0: plain inertia gains)")
-      ->check(CLI::Range(0.0, 1.0));
   opt->add_option("--name", a->name, "Controller name (default: clip and segment); replaces a controller of that name");
   opt->add_option("-o,--output", a->output, "Project file to write (may be the input)")->required();
   opt->add_option("--stats-json", a->statsJson, "Write per-window costs, tracking errors, samples and wall time as JSON");

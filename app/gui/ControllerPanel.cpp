@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "control/Feedback.h"
 #include "control/Optimize.h"
+#include "control/SearchParams.h"
 
 #include <QChart>
 #include <QChartView>
@@ -51,6 +52,37 @@ QSpinBox* intBox(QWidget* parent, const char* name, int lo, int hi, int value) {
   b->setRange(lo, hi);
   b->setValue(value);
   return b;
+}
+
+// An editor of the search's table (control/SearchParams.h): its range,
+// default, unit and help from there; named "ctl" + the name in camel case
+// ("pd-frequency": ctlPdFrequency).
+QAbstractSpinBox* searchBox(QWidget* parent, const std::string& name) {
+  const ParamSpec* spec = nullptr;
+  for (const ParamSpec& p : control::searchParams())
+    if (p.name == name) spec = &p;
+  QString object = "ctl";
+  bool upper = true;
+  for (char c : name) {
+    if (c == '-') upper = true;
+    else object += upper ? QChar(c).toUpper() : QChar(c), upper = false;
+  }
+  const QString tip = QString::fromStdString(spec->help) +
+                      QObject::tr(" (default %1%2, %3 to %4)")
+                          .arg(spec->defaultValue)
+                          .arg(spec->unit.empty() ? QString() : " " + QString::fromStdString(spec->unit))
+                          .arg(spec->min)
+                          .arg(spec->max);
+  QAbstractSpinBox* box = nullptr;
+  if (spec->integer) {
+    box = intBox(parent, object.toLatin1().constData(), int(spec->min), int(spec->max), int(spec->defaultValue));
+  } else {
+    box = doubleBox(parent, object.toLatin1().constData(), spec->min, spec->max, spec->defaultValue, 3,
+                    spec->defaultValue > 0 ? spec->defaultValue / 10 : 0.01,
+                    spec->unit.empty() ? QString() : " " + QString::fromStdString(spec->unit));
+  }
+  box->setToolTip(tip);
+  return box;
 }
 
 QString seconds(double s) {
@@ -103,21 +135,16 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   // The search.
   auto* search = new QGroupBox(tr("Search"), this);
   auto* sf = new QFormLayout(search);
-  samples_ = intBox(search, "ctlSamples", 1, 100000, 200);
-  samples_->setToolTip(tr("Samples per control window"));
-  keep_ = intBox(search, "ctlKeep", 1, 1000, 10);
-  keep_->setToolTip(tr("Best states kept per window"));
-  rounds_ = intBox(search, "ctlRounds", 1, 100, 1);
-  rounds_->setToolTip(tr("Refinement rounds per window: the samples are split into rounds, each later one drawn "
-                         "around the best so far with less noise (1: a single draw, as in the paper)"));
+  // The search's tunables come from its table, as the CLI's flags do.
+  samples_ = static_cast<QSpinBox*>(searchBox(search, "samples"));
+  keep_ = static_cast<QSpinBox*>(searchBox(search, "keep"));
+  rounds_ = static_cast<QSpinBox*>(searchBox(search, "rounds"));
   seed_ = intBox(search, "ctlSeed", 0, 1 << 30, 1);
   threads_ = intBox(search, "ctlThreads", 1, 256, std::max(1, QThread::idealThreadCount()));
-  window_ = doubleBox(search, "ctlWindow", 0.02, 1.0, 0.1, 3, 0.01, " s");
-  noise_ = doubleBox(search, "ctlNoise", 0, 3, 0.1, 3, 0.01, " rad");
-  pdFrequency_ = doubleBox(search, "ctlPdFrequency", 0.5, 50, 5, 1, 0.5, " Hz");
-  stanceAngle_ = doubleBox(search, "ctlStanceAngle", 0, 1, 0.1, 3, 0.01, " rad");
-  stanceAngle_->setToolTip(tr("Leg servos stiff enough to carry the body with about this error "
-                              "(0: gains from the limbs' inertia alone, as in the paper)"));
+  window_ = static_cast<QDoubleSpinBox*>(searchBox(search, "window"));
+  noise_ = static_cast<QDoubleSpinBox*>(searchBox(search, "noise"));
+  pdFrequency_ = static_cast<QDoubleSpinBox*>(searchBox(search, "pd-frequency"));
+  stanceAngle_ = static_cast<QDoubleSpinBox*>(searchBox(search, "stance-angle"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);

@@ -1,4 +1,5 @@
 #include "control/Optimize.h"
+#include "control/SearchParams.h"
 
 #include "core/Text.h"
 
@@ -207,16 +208,13 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
 
 PreparedOptimization prepareOptimization(const Project& project, const OptimizeSpec& spec, const Progress& progress) {
   const SamconOptions& o = spec.samcon;
-  if (!(o.window >= 0.02 && o.window <= 1.0)) throw InputError("--window", "control windows must last 0.02-1 s");
-  if (o.samples < 1 || o.keep < 1) throw InputError("--samples", "samples and kept states must be at least 1");
-  if (o.rounds < 1 || o.rounds > o.samples)
+  checkSearchParams(spec);  // the table's (control/SearchParams.h)
+  if (o.rounds > o.samples)
     throw InputError("--rounds", "refinement rounds must be at least 1 and at most the samples per window (" +
                                      std::to_string(o.samples) + ")");
   if (!(o.refineShrink > 0 && o.refineShrink <= 1)) throw InputError("--rounds", "the refinement shrink must lie in (0, 1]");
   if (!(o.noise >= 0) || !(o.timeScaleRange >= 0 && o.timeScaleRange < 0.9))
     throw InputError("optimize", "the noise must be >= 0 and the time scale range in [0, 0.9)");
-  if (!(spec.pdFrequency > 0 && spec.pdFrequency < 100)) throw InputError("--pd-frequency", "must lie in (0, 100) Hz");
-  if (!(spec.stanceAngle >= 0 && spec.stanceAngle <= 1)) throw InputError("--stance-angle", "must lie in [0, 1] rad");
   if (o.feedback && !(o.feedbackPeriod > 0 && o.feedbackPeriod <= o.window))
     throw InputError("--feedback-period", "must lie in (0, window] s");
   const ClipObject* source = nullptr;

@@ -76,12 +76,17 @@ void validateParams(SolverKind kind, const SolverParams& params) {
     for (const ParamSpec& s : specs)
       if (s.name == name) spec = &s;
     if (!spec) throw InputError(name, std::string("is not a parameter of the ") + solverKindName(kind) + " solver");
-    if (!std::isfinite(value)) throw InputError(name, "must be a finite number, got " + formatNumber(value));
-    if (value < spec->min || value > spec->max)
-      throw InputError(name, formatNumber(value) + " is out of range [" + formatNumber(spec->min) + ", " +
-                                 formatNumber(spec->max) + "]" + (spec->unit.empty() ? "" : " " + spec->unit));
-    if (spec->integer && value != std::floor(value)) throw InputError(name, "must be a whole number, got " + formatNumber(value));
+    checkParam(*spec, value);
   }
+}
+
+void checkParam(const ParamSpec& spec, double value) {
+  const std::string& name = spec.name;
+  if (!std::isfinite(value)) throw InputError(name, "must be a finite number, got " + formatNumber(value));
+  if (value < spec.min || value > spec.max)
+    throw InputError(name, formatNumber(value) + " is out of range [" + formatNumber(spec.min) + ", " +
+                               formatNumber(spec.max) + "]" + (spec.unit.empty() ? "" : " " + spec.unit));
+  if (spec.integer && value != std::floor(value)) throw InputError(name, "must be a whole number, got " + formatNumber(value));
 }
 
 double paramValue(SolverKind kind, const SolverParams& params, const std::string& name) {

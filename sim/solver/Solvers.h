@@ -44,6 +44,8 @@ using SolverParams = std::map<std::string, double>;
 // Throws InputError(name, ...) for an unknown name, a NaN or infinite value,
 // a value out of range or a fractional count.
 void validateParams(SolverKind kind, const SolverParams& params);
+// The same checks of one value against its spec (any table's).
+void checkParam(const ParamSpec& spec, double value);
 // The value of `name` in `params`, or its default.
 double paramValue(SolverKind kind, const SolverParams& params, const std::string& name);
 

@@ -195,6 +195,11 @@ TEST(CliOptimize, BadInputIsNamed) {
   expectError({"optimize", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew", "--clip", kClip, "-o", out},
               "volumetric mesh");
   expectError({"optimize", kProject, "--clip", kClip, "--feedback", "off", "--fit-feedback", "3", "-o", out}, "--fit-feedback");
+  // The search's table (control/SearchParams.h) checks its flags, by name.
+  expectError({"optimize", kProject, "--clip", kClip, "--samples", "2.5", "-o", out}, "--samples: must be a whole number");
+  expectError({"optimize", kProject, "--clip", kClip, "--pd-frequency", "200", "-o", out},
+              "--pd-frequency: 200 is out of range [0.1, 99] Hz");
+  expectError({"optimize", kProject, "--clip", kClip, "--keep", "0", "-o", out}, "--keep: 0 is out of range");
   // A clip whose legs map to nothing: the joints are named.
   test::writeBytes(dir.file("odd.bvh"),
                    "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"

@@ -6,6 +6,7 @@
 // holds at 1024x700.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "control/SearchParams.h"
 #include "io/ProjectFile.h"
 
 #include <gtest/gtest.h>
@@ -349,6 +350,35 @@ TEST_F(StateTest, SolverParameterEditorsComeFromTheRegistry) {
   dt->setValue(0.25);
   EXPECT_DOUBLE_EQ(window->document()->project().simulation.solverParam("liu2013", "dt").value_or(0), 0.00025);
   EXPECT_NE(window->findChild<QWidget*>("simParam_threads"), nullptr);
+}
+
+// The Control dock's search editors come from the search's table
+// (control/SearchParams.h), as the CLI's flags do: the same ranges and
+// defaults in both (the GUI used to allow 100,000 samples, the CLI 1,000,000).
+TEST_F(StateTest, SearchEditorsComeFromTheSearchTable) {
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  for (const ParamSpec& spec : control::searchParams()) {
+    QString name = "ctl";
+    bool upper = true;
+    for (char c : spec.name) {
+      if (c == '-') upper = true;
+      else name += upper ? QChar(c).toUpper() : QChar(c), upper = false;
+    }
+    QWidget* editor = window->findChild<QWidget*>(name);
+    ASSERT_NE(editor, nullptr) << name.toStdString();
+    if (auto* box = qobject_cast<QSpinBox*>(editor)) {
+      EXPECT_EQ(box->minimum(), int(spec.min)) << spec.name;
+      EXPECT_EQ(box->maximum(), int(spec.max)) << spec.name;
+      EXPECT_EQ(box->value(), int(spec.defaultValue)) << spec.name;
+    } else {
+      auto* d = qobject_cast<QDoubleSpinBox*>(editor);
+      ASSERT_NE(d, nullptr) << spec.name;
+      EXPECT_DOUBLE_EQ(d->minimum(), spec.min) << spec.name;
+      EXPECT_DOUBLE_EQ(d->maximum(), spec.max) << spec.name;
+      EXPECT_DOUBLE_EQ(d->value(), spec.defaultValue) << spec.name;
+    }
+    EXPECT_TRUE(editor->toolTip().contains(QString::fromStdString(spec.help).left(20))) << spec.name;
+  }
 }
 
 // At 1024x700 the timeline and the playback bar keep their room.

@@ -1,0 +1,70 @@
+#include "control/SearchParams.h"
+
+#include "core/Error.h"
+
+namespace sinew::control {
+
+namespace {
+
+// Where each parameter lives in an OptimizeSpec: a real or a count.
+struct Slot {
+  double* real = nullptr;
+  int* count = nullptr;
+};
+Slot slot(OptimizeSpec& s, const std::string& name) {
+  SamconOptions& o = s.samcon;
+  if (name == "samples") return {nullptr, &o.samples};
+  if (name == "keep") return {nullptr, &o.keep};
+  if (name == "rounds") return {nullptr, &o.rounds};
+  if (name == "window") return {&o.window, nullptr};
+  if (name == "noise") return {&o.noise, nullptr};
+  if (name == "pd-frequency") return {&s.pdFrequency, nullptr};
+  if (name == "stance-angle") return {&s.stanceAngle, nullptr};
+  throw InputError(name, "is not a parameter of the controller search");
+}
+
+}  // namespace
+
+const std::vector<ParamSpec>& searchParams() {
+  static const std::vector<ParamSpec> table = [] {
+    const SamconOptions o;
+    const OptimizeSpec s;
+    return std::vector<ParamSpec>{
+        {"samples", "", double(o.samples), 1, 1e6, true, "Samples per control window"},
+        {"keep", "", double(o.keep), 1, 1e4, true, "Best states kept per window"},
+        {"rounds", "", double(o.rounds), 1, 100, true,
+         "Refinement rounds per window: the samples are split into rounds, each later one drawn around the best so far "
+         "with less noise (1: a single draw, as in the paper)"},
+        {"window", "s", o.window, 0.02, 1.0, false, "Control window length"},
+        {"noise", "rad", o.noise, 0, 3, false, "Target noise per degree of freedom"},
+        {"pd-frequency", "Hz", s.pdFrequency, 0.1, 99, false, "PD servo natural frequency"},
+        {"stance-angle", "rad", s.stanceAngle, 0, 1, false,
+         "Leg servos stiff enough to carry the body with about this error (0: gains from the limbs' inertia alone, as "
+         "in the paper)"}};
+  }();
+  return table;
+}
+
+double searchParam(const OptimizeSpec& spec, const std::string& name) {
+  OptimizeSpec copy = spec;  // slot() hands out pointers into a spec it may change
+  const Slot v = slot(copy, name);
+  return v.count ? double(*v.count) : *v.real;
+}
+
+void setSearchParam(OptimizeSpec& spec, const std::string& name, double value) {
+  const Slot v = slot(spec, name);
+  if (v.count) *v.count = int(value);
+  else *v.real = value;
+}
+
+void checkSearchParams(const OptimizeSpec& spec) {
+  for (const ParamSpec& p : searchParams()) {
+    try {
+      checkParam(p, searchParam(spec, p.name));
+    } catch (const InputError& e) {
+      throw InputError("--" + e.file(), e.problem());
+    }
+  }
+}
+
+}  // namespace sinew::control
