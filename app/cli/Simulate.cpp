@@ -267,6 +267,13 @@ int simulate(const SimulateArgs& args) {
     }
     const Project project = runProject(loadProject(args.project), *kind, args);
     const SolverParams params = projectParams(project, *kind, flags);
+    const Drive drive = [&] {  // reads a --motion .bvh once
+      try {
+        return driveOf(*kind, project, args);
+      } catch (const InputError& e) {
+        throw InputError("--motion", e.what());
+      }
+    }();
     if (!args.push.empty()) {
       if (args.push.size() != 4 || !std::all_of(args.push.begin(), args.push.end(), [](double x) { return std::isfinite(x); }))
         throw InputError("--push", "needs four finite numbers T,VX,VY,VZ");
@@ -304,7 +311,7 @@ int simulate(const SimulateArgs& args) {
       buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - built).count();
       own->setToggles(togglesOf(args));
       try {
-        own->setDrive(driveOf(*kind, project, args));
+        own->setDrive(drive);
       } catch (const InputError& e) {
         throw InputError(args.drivenBones.empty() ? "--motion" : "--driven-bones", e.what());
       }
@@ -338,9 +345,9 @@ int simulate(const SimulateArgs& args) {
     const int threads = threadsUsed(*kind, params);
     nlohmann::json setup = facts;
     setup["project"] = args.project;
-    setup["motion"] = args.motion.empty() ? "" : driveOf(*kind, project, args).clip->name;
+    setup["motion"] = drive.clip ? drive.clip->name : "";
     setup["drive"] = args.motion.empty() ? (*kind == SolverKind::Liu2013 ? "hold" : "passive")
-                                         : driveModeName(driveOf(*kind, project, args).mode);
+                                         : driveModeName(drive.mode);
     if (!setup.contains("driven_bones")) setup["driven_bones"] = args.drivenBones;
     const SimToggles toggles = sim.toggles();
     setup["gravity"] = toggles.gravity;
