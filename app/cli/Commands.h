@@ -175,6 +175,8 @@ struct OptimizeArgs {
   std::string output;
   std::string statsJson;
   bool overwrite = false;
+  double checkpointSeconds = 30;     // the output is saved with the search so far at most this often (0: every window)
+  bool resume = false;               // go on from the output's saved search of the same name and settings
 };
 int optimize(const OptimizeArgs& args);
 

@@ -113,6 +113,56 @@ control::BalanceGains parseBalanceGains(const std::string& text) {
   return g;
 }
 
+// The project with `controller` in it (replacing one of its name, keeping that one's id).
+ControllerObject& putController(Project& project, ControllerObject controller) {
+  for (ControllerObject& c : project.controllers)
+    if (c.name == controller.name) {
+      controller.id = c.id;
+      return c = std::move(controller);
+    }
+  controller.id = project.allocateId();
+  project.controllers.push_back(std::move(controller));
+  return project.controllers.back();
+}
+
+// The settings (specToJson) of the saved search against this command line's:
+// "" when they agree, else what differs ("samples: saved 8, now 6; ...").
+std::string settingsDiffer(const std::string& saved, const std::string& now) {
+  json a, b;
+  try {
+    a = json::parse(saved);
+    b = json::parse(now);
+  } catch (const json::exception&) {
+    return "the saved settings cannot be read";
+  }
+  std::string diff;
+  for (const auto& [key, value] : b.items())
+    if (!a.contains(key) || a.at(key) != value)
+      diff += (diff.empty() ? "" : "; ") + key + ": saved " + (a.contains(key) ? a.at(key).dump() : "none") + ", now " + value.dump();
+  for (const auto& [key, value] : a.items())
+    if (!b.contains(key)) diff += (diff.empty() ? "" : "; ") + key + ": saved " + value.dump() + ", now none";
+  return diff;
+}
+
+// The saved search that --resume goes on from: the output's controller
+// `name`, made with the same settings and not finished.
+const ControllerObject& savedSearch(const Project& saved, const std::string& file, const std::string& name,
+                                    const std::string& settings, int32_t windows) {
+  const ControllerObject* c = nullptr;
+  for (const ControllerObject& o : saved.controllers)
+    if (o.name == name) c = &o;
+  if (!c) throw InputError(file, "has no controller '" + name + "' to resume (--resume goes on from the output of an interrupted run)");
+  if (c->searchKept.empty())
+    throw InputError(file, "controller '" + name + "' " +
+                               (int32_t(c->windows.size()) == windows ? "is finished (" + std::to_string(windows) + " of " + std::to_string(windows) + " windows): nothing to resume"
+                                                                       : "has no saved search state to resume from"));
+  const std::string diff = settingsDiffer(c->settings, settings);
+  if (!diff.empty())
+    throw InputError("--resume", "controller '" + name + "' in " + file + " was searched with other settings (" + diff +
+                                     "): give the command that started it");
+  return *c;
+}
+
 json windowJson(const control::WindowReport& r) {
   return {{"window", r.window},
           {"cost", r.best.total},
@@ -149,8 +199,11 @@ int optimize(const OptimizeArgs& args) {
     const std::string clipFile = fs::exists(args.clip) ? args.clip : std::string();
     checkOutputPath(args.output, {args.project, clipFile}, args.project);
     checkOutputPath(args.statsJson, {args.project, clipFile, args.output});
-    if (root && args.output != args.project && fs::exists(args.output) && !args.overwrite)
-      throw InputError(args.output, "exists (pass --overwrite to replace it)");
+    if (args.resume && !fs::exists(args.output))
+      throw InputError(args.output, "does not exist: there is no search to resume (--resume goes on from the output of an interrupted run)");
+    if (root && args.output != args.project && fs::exists(args.output) && !args.overwrite && !args.resume)
+      throw InputError(args.output, "exists (pass --overwrite to replace it, or --resume to go on with its search)");
+    if (!(args.checkpointSeconds >= 0)) throw InputError("--checkpoint", "must be a number of seconds >= 0");
     Project project = loadProject(args.project);
 
     // The clip: one of the project's, or a BVH file added to the project.
@@ -205,26 +258,59 @@ int optimize(const OptimizeArgs& args) {
               << args.timeScaling << ", inverse dynamics " << args.idInit << ", balance feedback " << args.feedback << std::endl;
 
     control::SamconSearch search(prepared.problem, mpi ? makeMpiEvaluator(*mpi) : control::makeThreadedEvaluator(threads));
+    const std::string name = args.name.empty() ? segmentName(spec.clip, spec.start, spec.start + length) : args.name;
+    // A clip read from a BVH file stays in the output unless asked otherwise
+    // (the controller carries its retargeted segment; the file can be passed
+    // again to search again).
+    auto output = [&](Project p) {
+      if (fromFile && args.storeClip == "off")
+        p.clips.erase(std::find_if(p.clips.begin(), p.clips.end(), [&](const ClipObject& c) { return c.clip.name == spec.clip; }));
+      return p;
+    };
     gInterrupted = false;
     // Ctrl-C stops after the current sample and keeps the windows done (not
     // under mpirun, whose ranks must finish every window together).
     const auto previous = mpi ? SIG_DFL : std::signal(SIGINT, onInterrupt);
     const Progress progress([](double, std::string_view) {}, &gInterrupted);
     std::string stopped;
+    int32_t resumedWindows = 0;
+    if (args.resume) {
+      const Project saved = args.output == args.project ? project : loadProject(args.output);
+      const ControllerObject& c = savedSearch(saved, args.output, name, control::specToJson(spec), search.windowCount());
+      std::cout << "resuming '" << name << "' after window " << c.windows.size() << "/" << search.windowCount()
+                << ": replaying its " << c.searchKept.size() << " kept path(s)" << std::endl;
+      try {
+        search.resume(c.searchKept, progress);
+        resumedWindows = search.windowsDone();
+      } catch (const Cancelled&) {
+        stopped = "interrupted";
+      }
+    }
     json windows = json::array();
     const auto searchStart = std::chrono::steady_clock::now();
-    while (!search.finished()) {
+    auto lastCheckpoint = searchStart;
+    while (!search.finished() && stopped.empty()) {
       try {
         const control::WindowReport r = search.runWindow(progress);
         windows.push_back(windowJson(r));
-        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - searchStart).count();
-        const double left = elapsed / search.windowsDone() * (search.windowCount() - search.windowsDone());
+        const auto now = std::chrono::steady_clock::now();
+        const double elapsed = std::chrono::duration<double>(now - searchStart).count();
+        const double left = elapsed / (search.windowsDone() - resumedWindows) * (search.windowCount() - search.windowsDone());
         std::cout << "window " << r.window + 1 << "/" << search.windowCount() << ": cost " << r.best.total
                   << " (pose " << r.best.pose << ", root " << r.best.root << ", position " << r.best.position
                   << ", end effectors " << r.best.endEffector << ", balance " << r.best.balance << "), time scale "
                   << r.timeScale << ", " << r.fallen << "/" << r.samples << " samples fell, "
                   << r.samples / std::max(r.wallSeconds, 1e-9) << " samples/s, about " << std::lround(left)
                   << " s left" << std::endl;
+        // A checkpoint: the output with the search so far (what --resume goes on from).
+        if (root && !search.finished() && std::chrono::duration<double>(now - lastCheckpoint).count() >= args.checkpointSeconds) {
+          Project p = output(project);
+          putController(p, control::makeControllerObject(p, spec, prepared, search, name));
+          saveProject(p, args.output);
+          lastCheckpoint = std::chrono::steady_clock::now();
+          std::cout << "checkpoint: " << search.windowsDone() << "/" << search.windowCount() << " windows saved to "
+                    << args.output << std::endl;
+        }
       } catch (const Cancelled&) {
         stopped = "interrupted";
         break;
@@ -241,6 +327,7 @@ int optimize(const OptimizeArgs& args) {
                     {"end", spec.start + length},
                     {"windows_total", search.windowCount()},
                     {"windows_done", search.windowsDone()},
+                    {"windows_resumed", resumedWindows},
                     {"samples_evaluated", search.samplesEvaluated()},
                     {"threads", threads},
                     {"mpi_ranks", mpi ? mpi->size : 0},
@@ -257,19 +344,8 @@ int optimize(const OptimizeArgs& args) {
     }
 
     // The best path so far is the controller (also when stopped early).
-    const std::string name = args.name.empty() ? segmentName(spec.clip, spec.start, spec.start + length) : args.name;
-    ControllerObject controller = control::makeControllerObject(project, spec, prepared, search, name);
-    ControllerObject* existing = nullptr;
-    for (ControllerObject& c : project.controllers)
-      if (c.name == name) existing = &c;
-    if (existing) {
-      controller.id = existing->id;
-      *existing = std::move(controller);
-    } else {
-      controller.id = project.allocateId();
-      project.controllers.push_back(std::move(controller));
-    }
-    const ControllerObject& saved = existing ? *existing : project.controllers.back();
+    project = output(std::move(project));
+    ControllerObject& saved = putController(project, control::makeControllerObject(project, spec, prepared, search, name));
 
     // Replay it as `simulate --controller` would: the same end state as the search's best.
     liu2013::Settings physics;
@@ -294,7 +370,7 @@ int optimize(const OptimizeArgs& args) {
     // Then the feedback gains fitted from pushed rollouts (the replay above
     // checked the search's own gains).
     if (args.fitRollouts > 0 && stopped.empty()) {
-      ControllerObject& target = existing ? *existing : project.controllers.back();
+      ControllerObject& target = saved;
       control::FeedbackFitOptions fo;
       fo.rollouts = args.fitRollouts;
       fo.push = args.fitPush;
@@ -326,22 +402,19 @@ int optimize(const OptimizeArgs& args) {
       }
     }
 
-    // A clip read from a BVH file stays in the output unless asked otherwise
-    // (the controller carries its retargeted segment; the file can be passed
-    // again to search again).
-    if (fromFile && args.storeClip == "off")
-      project.clips.erase(std::find_if(project.clips.begin(), project.clips.end(),
-                                       [&](const ClipObject& c) { return c.clip.name == spec.clip; }));
     saveProject(project, args.output);
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
     std::cout << (stopped.empty() ? "finished" : "stopped (" + stopped + "), kept the windows done") << ": "
+              << (resumedWindows > 0 ? "resumed after " + std::to_string(resumedWindows) + ", " : std::string())
               << search.windowsDone() << "/" << search.windowCount() << " windows, " << search.samplesEvaluated()
               << " samples in " << searchSeconds << " s; controller '" << name << "' (" << saved.duration()
               << " s) saved to " << args.output << "; replay " << (same ? "matches" : "DIFFERS FROM")
               << " the search, end cost " << end.total << std::endl;
     if (!args.statsJson.empty()) std::cout << "wrote " << args.statsJson << "\n";
     if (!same) throw std::runtime_error("the replayed controller does not reproduce the search's end state");
-    if (!stopped.empty()) std::cerr << "sinew-cli: " << args.project << ": the search stopped: " << stopped << "\n";
+    if (!stopped.empty())
+      std::cerr << "sinew-cli: " << args.project << ": the search stopped: " << stopped
+                << (search.failed() ? "" : " (the same command with --resume goes on from there)") << "\n";
     return stopped.empty() ? int(kOk) : int(kBadInput);
   });
 }
@@ -447,6 +520,14 @@ Subcommand addOptimize(CLI::App& app) {
   opt->add_option("-o,--output", a->output, "Project file to write (may be the input)")->required();
   opt->add_option("--stats-json", a->statsJson, "Write per-window costs, tracking errors, samples and wall time as JSON");
   opt->add_flag("--overwrite", a->overwrite, "Replace an existing output file");
+  opt->add_option("--checkpoint", a->checkpointSeconds,
+                  "Save the output with the search so far at most every SECONDS while it runs (default 30; 0: after "
+                  "every window)")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 1e6));
+  opt->add_flag("--resume", a->resume,
+                "Go on with the search saved in the output (a checkpoint, or a run stopped by Ctrl-C): the same "
+                "command with --resume gives the controller an uninterrupted run would");
   return {opt, [a] { return optimize(*a); }};
 }
 

@@ -310,6 +310,7 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   if (!c.feedback.empty()) c.feedback.gains.resize(c.windows.size());
   if (!c.feedback.swingGains.empty()) c.feedback.swingGains.resize(c.windows.size());
   c.settings = specToJson(spec);
+  if (!search.finished()) c.searchKept = search.keptPaths();  // what --resume goes on from
   (void)project;
   return c;
 }

@@ -43,7 +43,8 @@ struct PreparedOptimization {
 PreparedOptimization prepareOptimization(const Project& project, const OptimizeSpec& spec,
                                          const Progress& progress = Progress::none());
 
-// The controller found so far (the windows done) as a project object.
+// The controller found so far (the windows done) as a project object; while
+// the search has not finished it carries the kept paths to resume from.
 ControllerObject makeControllerObject(const Project& project, const OptimizeSpec& spec,
                                       const PreparedOptimization& prepared, const SamconSearch& search,
                                       const std::string& name);

@@ -313,6 +313,81 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
 }
 
 std::vector<ControlWindow> SamconSearch::best() const { return kept_.front().path; }
+
+std::vector<std::vector<ControlWindow>> SamconSearch::keptPaths() const {
+  std::vector<std::vector<ControlWindow>> paths;
+  for (const Node& n : kept_) paths.push_back(n.path);
+  return paths;
+}
+
+void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress) {
+  if (done_ != 0) throw std::logic_error("SamconSearch::resume: the search has already run");
+  if (kept.empty() || kept.front().empty()) throw InputError("--resume", "the saved search has no kept states");
+  const size_t windows = kept.front().size();
+  if (windows > problem_.windows.size())
+    throw InputError("--resume", "the saved search has " + std::to_string(windows) + " windows; this segment has " +
+                                     std::to_string(problem_.windows.size()));
+  const double dt = problem_.settings.dt;
+  // The paths share their beginnings: level by level, each distinct window
+  // (after the same parent) is simulated once. `at[p]`: path p's node on the
+  // current level.
+  std::vector<Node> level{{problem_.start, {}, 0.0}};
+  std::vector<int32_t> at(kept.size(), 0);
+  for (size_t k = 0; k < windows; ++k) {
+    const ControlWindow& layout = problem_.windows[k];
+    std::vector<SampleTask> tasks;
+    std::vector<int32_t> next(kept.size());
+    for (size_t p = 0; p < kept.size(); ++p) {
+      if (kept[p].size() != windows) throw InputError("--resume", "the saved kept paths differ in length");
+      const ControlWindow& w = kept[p][k];
+      if (w.referenceStart != layout.referenceStart || w.referenceDuration != layout.referenceDuration ||
+          w.targets.size() != layout.targets.size())
+        throw InputError("--resume", "window " + std::to_string(k + 1) + " of the saved search does not match this segment's windows");
+      int32_t found = -1;
+      for (size_t q = 0; q < p && found < 0; ++q)
+        if (at[q] == at[p] && kept[q][k] == w) found = next[q];
+      if (found < 0) {
+        SampleTask t;
+        t.window = int32_t(k);
+        t.parent = at[p];
+        t.steps = std::max(1, int32_t(std::lround(w.duration / dt)));
+        t.scale = t.steps * dt / layout.referenceDuration;
+        t.targets = w.targets;
+        found = int32_t(tasks.size());
+        tasks.push_back(std::move(t));
+      }
+      next[p] = found;
+    }
+    std::vector<liu2013::Liu2013State> starts;
+    for (const Node& n : level) starts.push_back(n.state);
+    std::vector<SampleOutcome> outcomes;
+    std::vector<std::pair<int32_t, liu2013::Liu2013State>> ends;
+    evaluator_->evaluate(problem_, layout.referenceStart + layout.referenceDuration, starts, tasks, int(tasks.size()),
+                         outcomes, ends, progress.sub(double(k) / windows, double(k + 1) / windows));
+    std::vector<Node> nodes(tasks.size());
+    for (auto& [index, state] : ends) nodes[size_t(index)].state = std::move(state);
+    for (size_t p = 0; p < kept.size(); ++p) {
+      Node& n = nodes[size_t(next[p])];
+      const ControlWindow& w = kept[p][k];
+      if (n.path.empty() && k > 0) n.path = level[size_t(at[p])].path;
+      if (n.path.size() == k) {
+        if (outcomes[size_t(next[p])].cost.total != w.cost)
+          throw InputError("--resume", "window " + std::to_string(k + 1) + " replays to cost " +
+                                           std::to_string(outcomes[size_t(next[p])].cost.total) + ", not the saved " +
+                                           std::to_string(w.cost) +
+                                           ": the character, its scene or the solver changed since the search stopped");
+        n.cost = w.cost;
+        n.path.push_back(w);
+      }
+    }
+    level = std::move(nodes);
+    at = std::move(next);
+  }
+  kept_.clear();
+  for (int32_t i : at) kept_.push_back(level[size_t(i)]);
+  done_ = int32_t(windows);
+  failed_ = kept_.front().cost >= kFallenCost;
+}
 const liu2013::Liu2013State& SamconSearch::bestState() const { return kept_.front().state; }
 
 }  // namespace sinew::control

@@ -133,6 +133,17 @@ class SamconSearch {
   // The best path so far: the windows done, from the best kept state back to the start.
   std::vector<ControlWindow> best() const;
   const liu2013::Liu2013State& bestState() const;
+  // The paths of every kept state, best first (the first is best()).
+  std::vector<std::vector<ControlWindow>> keptPaths() const;
+  // Continues a search that stopped (ControllerObject::searchKept): replays
+  // the kept paths (each distinct window once, through the evaluator) and
+  // takes their end states as the kept set, as if this search had run those
+  // windows itself; the result is then the same as an uninterrupted search's.
+  // Only on a new search. Throws InputError when a path does not fit the
+  // problem, or a replayed window's cost differs from the one saved (the
+  // character, the scene or the solver changed since). The replays are not
+  // counted in samplesEvaluated().
+  void resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress = Progress::none());
   const std::vector<WindowReport>& reports() const { return reports_; }
   int64_t samplesEvaluated() const { return samplesEvaluated_; }
 

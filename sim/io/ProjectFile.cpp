@@ -166,17 +166,23 @@ json clipToJson(const MotionClip& clip, BlobWriter& blobs) {
           {"values", blobs.add(clip.values.data(), clip.values.size(), {size_t(clip.frameCount), size_t(clip.channelCount())})}};
 }
 
-json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
+// Control windows: their spans and costs as JSON, their targets in one blob.
+json windowsToJson(const std::vector<ControlWindow>& ws, BlobWriter& blobs) {
   json windows = json::array();
   std::vector<double> targets;
-  for (const ControlWindow& w : c.windows) {
+  for (const ControlWindow& w : ws) {
     windows.push_back({{"referenceStart", w.referenceStart},
                        {"referenceDuration", w.referenceDuration},
                        {"duration", w.duration},
                        {"cost", w.cost}});
     for (const Quat& q : w.targets) targets.insert(targets.end(), {q.w(), q.x(), q.y(), q.z()});
   }
-  const size_t joints = c.windows.empty() ? 0 : c.windows.front().targets.size();
+  const size_t joints = ws.empty() ? 0 : ws.front().targets.size();
+  return {{"windows", windows}, {"targets", blobs.add(targets.data(), targets.size(), {ws.size(), joints, 4})}};
+}
+
+json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
+  const json windows = windowsToJson(c.windows, blobs);
   json o{{"id", c.id},
          {"name", c.name},
          {"sourceClip", c.sourceClip},
@@ -186,9 +192,14 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
          {"pdFrequency", c.pdFrequency},
          {"stanceAngle", c.stanceAngle},
          {"reference", clipToJson(c.reference, blobs)},
-         {"windows", windows},
-         {"targets", blobs.add(targets.data(), targets.size(), {c.windows.size(), joints, 4})},
+         {"windows", windows["windows"]},
+         {"targets", windows["targets"]},
          {"settings", c.settings}};
+  if (!c.searchKept.empty()) {  // optional (added within version 3)
+    json kept = json::array();
+    for (const auto& path : c.searchKept) kept.push_back(windowsToJson(path, blobs));
+    o["searchKept"] = kept;
+  }
   if (!c.feedback.empty()) {
     std::vector<double> gains;
     for (const auto& g : c.feedback.gains) gains.insert(gains.end(), g.begin(), g.end());
@@ -408,6 +419,26 @@ MotionClip clipFromJson(const json& c, BlobReader& blobs, const std::string& pat
   return clip;
 }
 
+std::vector<ControlWindow> windowsFromJson(const json& c, BlobReader& blobs, size_t joints, const std::string& ctx,
+                                           const std::string& path) {
+  const std::vector<double> targets = blobs.read<double>(field<json>(c, "targets", ctx, path), 4, ctx + " targets");
+  const json& windows = field<json>(c, "windows", ctx, path);
+  if (targets.size() != windows.size() * joints * 4)
+    throw InputError(path, ctx + ": the targets do not match the windows and joints");
+  std::vector<ControlWindow> out;
+  size_t at = 0;
+  for (const json& w : windows) {
+    ControlWindow cw;
+    cw.referenceStart = field<double>(w, "referenceStart", ctx + " window", path);
+    cw.referenceDuration = field<double>(w, "referenceDuration", ctx + " window", path);
+    cw.duration = field<double>(w, "duration", ctx + " window", path);
+    cw.cost = w.value("cost", 0.0);
+    for (size_t k = 0; k < joints; ++k, at += 4) cw.targets.push_back(Quat(targets[at], targets[at + 1], targets[at + 2], targets[at + 3]));
+    out.push_back(std::move(cw));
+  }
+  return out;
+}
+
 ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std::string& path) {
   ControllerObject o;
   o.id = field<ObjectId>(c, "id", "controller", path);
@@ -421,21 +452,11 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
   o.stanceAngle = c.value("stanceAngle", 0.1);  // files before it was saved: the search's fixed 0.1
   o.reference = clipFromJson(field<json>(c, "reference", ctx, path), blobs, path);
   o.settings = c.value("settings", "");
-  const size_t joints = o.jointMap.size();
-  const std::vector<double> targets = blobs.read<double>(field<json>(c, "targets", ctx, path), 4, ctx + " targets");
-  const json& windows = field<json>(c, "windows", ctx, path);
-  if (targets.size() != windows.size() * joints * 4)
-    throw InputError(path, ctx + ": the targets do not match the windows and joints");
-  size_t at = 0;
-  for (const json& w : windows) {
-    ControlWindow cw;
-    cw.referenceStart = field<double>(w, "referenceStart", ctx + " window", path);
-    cw.referenceDuration = field<double>(w, "referenceDuration", ctx + " window", path);
-    cw.duration = field<double>(w, "duration", ctx + " window", path);
-    cw.cost = w.value("cost", 0.0);
-    for (size_t k = 0; k < joints; ++k, at += 4) cw.targets.push_back(Quat(targets[at], targets[at + 1], targets[at + 2], targets[at + 3]));
-    o.windows.push_back(std::move(cw));
-  }
+  o.windows = windowsFromJson(c, blobs, o.jointMap.size(), ctx, path);
+  if (c.contains("searchKept") && !c.at("searchKept").is_array())
+    throw InputError(path, ctx + ": searchKept must be an array of window lists");
+  if (c.contains("searchKept"))
+    for (const json& kept : c.at("searchKept")) o.searchKept.push_back(windowsFromJson(kept, blobs, o.jointMap.size(), ctx + " kept search path", path));
   if (c.contains("feedback")) {
     const json& f = c.at("feedback");
     o.feedback.joints = field<std::vector<int32_t>>(f, "joints", ctx + " feedback", path);

@@ -29,16 +29,22 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
   if (!(start >= 0 && end > start && std::isfinite(end))) throw InputError(context, what + ": bad segment");
   if (!(stanceAngle >= 0 && stanceAngle <= 1)) throw InputError(context, what + ": stanceAngle must lie in [0, 1] rad");
   reference.validate(context + ": " + what + " reference");
-  for (size_t k = 0; k < windows.size(); ++k) {
-    const ControlWindow& w = windows[k];
-    const std::string where = what + " window " + std::to_string(k);
+  auto checkWindow = [&](const ControlWindow& w, const std::string& where) {
     if (!(w.duration > 0 && w.referenceDuration > 0 && w.referenceStart >= 0) || !std::isfinite(w.duration) ||
         !std::isfinite(w.referenceDuration) || !std::isfinite(w.referenceStart))
       throw InputError(context, where + ": durations must be positive");
     if (w.targets.size() != jointCount) throw InputError(context, where + ": its targets do not match the skeleton");
     for (const Quat& q : w.targets)
       if (!q.coeffs().allFinite() || std::abs(q.norm() - 1) > 1e-6) throw InputError(context, where + ": a target is not a unit quaternion");
+  };
+  for (size_t k = 0; k < windows.size(); ++k) checkWindow(windows[k], what + " window " + std::to_string(k));
+  for (size_t p = 0; p < searchKept.size(); ++p) {
+    const std::string path = what + " kept search path " + std::to_string(p);
+    if (searchKept[p].size() != windows.size()) throw InputError(context, path + ": its length differs from the controller's");
+    for (size_t k = 0; k < searchKept[p].size(); ++k) checkWindow(searchKept[p][k], path + " window " + std::to_string(k));
   }
+  if (!searchKept.empty() && !(searchKept.front() == windows))
+    throw InputError(context, what + ": the first kept search path is not the controller's");
   if (!feedback.empty()) {
     if (feedback.gains.size() != windows.size()) throw InputError(context, what + ": feedback has a gain matrix per window");
     if (!(feedback.period > 0 && feedback.period <= 1)) throw InputError(context, what + ": the feedback period must lie in (0, 1] s");

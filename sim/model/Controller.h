@@ -50,6 +50,11 @@ struct ControllerObject {
   std::vector<ControlWindow> windows;
   FeedbackPolicy feedback;
   std::string settings;                  // the optimiser's settings, JSON (for the record and to rerun)
+  // A search that has not finished (interrupted, or a checkpoint written
+  // while it runs): the paths of the states it kept after its last window,
+  // best first (the first is `windows`). `sinew-cli optimize --resume`
+  // replays them and goes on as if it had never stopped. Empty once finished.
+  std::vector<std::vector<ControlWindow>> searchKept;
   bool operator==(const ControllerObject&) const = default;
 
   double duration() const;               // simulated: sum of window durations

@@ -148,6 +148,74 @@ TEST(CliOptimize, InterruptKeepsTheWindowsDone) {
   ASSERT_EQ(p.controllers.size(), 1u);
   EXPECT_GE(p.controllers[0].windows.size(), 1u);
   EXPECT_LT(p.controllers[0].windows.size(), 15u);
+  // It keeps what --resume goes on from: the kept states' paths, the best first.
+  ASSERT_FALSE(p.controllers[0].searchKept.empty());
+  EXPECT_TRUE(p.controllers[0].searchKept.front() == p.controllers[0].windows);
+  EXPECT_NE(text.find("--resume"), std::string::npos) << text;
+}
+
+// A long search saves checkpoints; killed outright (no chance to save), the
+// same command with --resume goes on from the last checkpoint and ends with
+// the controller an uninterrupted search makes, bit for bit (here on another
+// thread count).
+TEST(CliOptimize, AKilledSearchResumesFromItsCheckpointToTheSameController) {
+  const TempDir dir;
+  auto args = [&](const std::string& out, const std::string& threads) {
+    return std::vector<std::string>{"optimize", kProject, "--clip", kClip, "--start", "0", "--end", "0.5",
+                                    "--samples", "6", "--keep", "3", "--seed", "5", "--threads", threads,
+                                    "--name", "seg", "-o", out};
+  };
+  const ProcessResult full = cli(dir, args(dir.file("full.sinew"), "2"));
+  ASSERT_EQ(full.exitCode, 0) << full.out << full.err;
+
+  // Checkpoints after every window; SIGKILL once the second is written.
+  const std::string part = dir.file("part.sinew"), log = dir.file("log.txt");
+  std::string cmd = "'" + kCli + "'";
+  for (const std::string& a : args(part, "1")) cmd += " '" + a + "'";
+  const std::string script = cmd + " --checkpoint 0 > '" + log + "' 2>&1 & pid=$!; while ! grep -q 'checkpoint: 2/' '" +
+                             log + "'; do sleep 0.05; if ! kill -0 $pid 2>/dev/null; then break; fi; done; kill -KILL $pid; wait $pid; echo $?";
+  const ProcessResult killed = test::runProcess({"/bin/sh", "-c", script}, dir.path().string(), 300);
+  ASSERT_FALSE(killed.timedOut);
+  ASSERT_EQ(test::lines(killed.out).back(), "137") << test::readBytes(log);
+  const Project checkpoint = loadProject(part);
+  ASSERT_EQ(checkpoint.controllers.size(), 1u);
+  const size_t saved = checkpoint.controllers[0].windows.size();
+  EXPECT_GE(saved, 2u);
+  EXPECT_EQ(checkpoint.controllers[0].searchKept.size(), 3u);
+
+  std::vector<std::string> resume = args(part, "2");
+  resume.insert(resume.end(), {"--resume", "--stats-json", dir.file("r.json")});
+  const ProcessResult r = cli(dir, resume);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("resuming 'seg' after window " + std::to_string(saved) + "/"), std::string::npos) << r.out;
+  const json stats = json::parse(test::readBytes(dir.file("r.json")));
+  EXPECT_EQ(stats["windows_resumed"].get<size_t>(), saved);
+  EXPECT_EQ(stats["windows_done"], stats["windows_total"]);
+  EXPECT_EQ(stats["replay"]["matches_search"], true);
+  const Project a = loadProject(dir.file("full.sinew")), b = loadProject(part);
+  ASSERT_EQ(b.controllers.size(), 1u);
+  EXPECT_TRUE(a.controllers[0].windows == b.controllers[0].windows) << "the resumed search found another controller";
+  EXPECT_TRUE(b.controllers[0].searchKept.empty()) << "a finished search keeps no search state";
+
+  // Nothing left to resume; other settings are named.
+  std::vector<std::string> again = args(part, "2");
+  again.push_back("--resume");
+  const ProcessResult done = cli(dir, again);
+  EXPECT_EQ(done.exitCode, 2);
+  EXPECT_NE(done.err.find("is finished"), std::string::npos) << done.err;
+  std::vector<std::string> other = args(dir.file("full.sinew"), "2");
+  other.insert(other.end(), {"--resume", "--noise", "0.2"});
+  Project unfinished = a;
+  unfinished.controllers[0].searchKept = {unfinished.controllers[0].windows};
+  saveProject(unfinished, dir.file("full.sinew"));
+  const ProcessResult differ = cli(dir, other);
+  EXPECT_EQ(differ.exitCode, 2);
+  EXPECT_NE(differ.err.find("noise: saved 0.1, now 0.2"), std::string::npos) << differ.err;
+  std::vector<std::string> missing = args(dir.file("none.sinew"), "2");
+  missing.push_back("--resume");
+  const ProcessResult none = cli(dir, missing);
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_NE(none.err.find("none.sinew: does not exist"), std::string::npos) << none.err;
 }
 
 // A segment the character cannot perform (here: samples spread so wide,
