@@ -3,6 +3,7 @@
 #include "Commands.h"
 #include "Subcommands.h"
 
+#include "control/Flight.h"
 #include "control/Optimize.h"
 #include "core/Error.h"
 #include "io/AnimationExport.h"
@@ -19,6 +20,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iomanip>
+#include <optional>
 #include <memory>
 #include <sstream>
 #include <map>
@@ -186,12 +189,33 @@ struct Tracking {
   double fellAt = -1;   // s: the first frame that fell
   double maxTilt = 0;   // degrees: root orientation away from the reference's
   double maxTiltAt = 0; // s
+  // Jumps: flight of the character and of its reference, forward travel.
+  std::optional<control::FootClearance> feet;
+  control::FlightTracker flight, referenceFlight;
+  Vec3 simStart = Vec3::Zero(), refStart = Vec3::Zero();
+  double simTravel = 0, refTravel = 0;           // m: horizontal root distance from the first frame
+  double rootErrorAtLanding = -1, rootErrorAtEnd = -1;  // m
 
   void record(const control::ControllerRun& run) {
     const liu2013::Liu2013Solver& solver = *run.solver;
     const double dt = solver.dt();
+    const double refTime = run.policy->referenceTime(solver.time() - 0.5 * dt);
     const control::BodyFeatures sim = run.reference->features(solver.state().skeleton);
-    const control::BodyFeatures ref = run.reference->features(run.policy->referenceTime(solver.time() - 0.5 * dt));
+    const control::BodyFeatures ref = run.reference->features(refTime);
+    if (!feet) {
+      feet.emplace(run.model, run.reference->feet(), solver.settings().groundHeight);
+      simStart = sim.rootPosition;
+      refStart = ref.rootPosition;
+    }
+    const bool landed = flight.stats().landing >= 0;
+    flight.add(solver.time(), feet->simulated(solver.state()), sim.centerOfMass.y());
+    referenceFlight.add(solver.time(), feet->posed(run.reference->state(refTime)), ref.centerOfMass.y());
+    auto horizontal = [](const Vec3& v) { return std::hypot(v.x(), v.z()); };
+    simTravel = horizontal(sim.rootPosition - simStart);
+    refTravel = horizontal(ref.rootPosition - refStart);
+    const double rootError = (sim.rootPosition - ref.rootPosition).norm();
+    if (!landed && flight.stats().landing >= 0) rootErrorAtLanding = rootError;
+    if (solver.time() <= run.policy->end() + 0.5 * dt) rootErrorAtEnd = rootError;
     const control::CostTerms c = control::trackingCost(sim, ref, {});
     const double tilt = control::tiltDegrees(sim, ref);
     frames["time"].push_back(solver.time());
@@ -220,6 +244,33 @@ struct Tracking {
     return o.str();
   }
   double finalCost() const { return frames["cost"].empty() ? 0.0 : frames["cost"].back().get<double>(); }
+  static nlohmann::json flightJson(const control::FlightStats& f) {
+    auto time = [](double t) { return t >= 0 ? nlohmann::json(t) : nlohmann::json(nullptr); };
+    return {{"seconds", f.seconds}, {"take_off", time(f.takeOff)}, {"landing", time(f.landing)},
+            {"peak_com_rise", f.peakComRise}};
+  }
+  nlohmann::json jumpJson() const {
+    nlohmann::json j = flightJson(flight.stats());
+    j["reference"] = flightJson(referenceFlight.stats());
+    j["clearance"] = control::kFlightClearance;
+    return {{"flight", j},
+            {"forward_travel",
+             {{"simulated", simTravel}, {"reference", refTravel},
+              {"root_error_at_landing", rootErrorAtLanding >= 0 ? nlohmann::json(rootErrorAtLanding) : nlohmann::json(nullptr)},
+              {"root_error_at_controller_end", rootErrorAtEnd}}}};
+  }
+  // "flight: 0.31 s (reference 0.38 s) ...", when either was airborne.
+  std::string jumpText() const {
+    const control::FlightStats &f = flight.stats(), &r = referenceFlight.stats();
+    if (f.seconds <= 0 && r.seconds <= 0) return "";
+    std::ostringstream o;
+    o << std::setprecision(3) << "flight: " << f.seconds << " s with every foot above " << control::kFlightClearance * 100
+      << " cm (reference " << r.seconds << " s), centre of mass up " << f.peakComRise << " m (reference "
+      << r.peakComRise << " m); forward travel " << simTravel << " m (reference " << refTravel << " m), root "
+      << rootErrorAtEnd << " m from the reference's at the controller's end";
+    if (rootErrorAtLanding >= 0) o << " and " << rootErrorAtLanding << " m at landing";
+    return o.str();
+  }
 };
 
 // "1102 nodes, 4310 tets, 19 joints, " from a solver's setupJson().
@@ -380,6 +431,7 @@ int simulate(const SimulateArgs& args) {
       stats["summary"]["upright_tilt_degrees"] = control::kUprightTiltDegrees;
       stats["summary"]["stayed_up"] = tracking.stayedUp();
       stats["summary"]["controller_end"] = controlled.policy->end();
+      stats["summary"].update(tracking.jumpJson());
     }
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, stats.dump() + "\n");
     if (!args.exportDir.empty()) {
@@ -402,6 +454,7 @@ int simulate(const SimulateArgs& args) {
       std::cout << "controller '" << controller->name << "' (ends at " << controlled.policy->end()
                 << " s, then its last targets stay): " << tracking.verdict() << ", final tracking cost " << tracking.finalCost()
                 << "\n";
+    if (controller && !tracking.jumpText().empty()) std::cout << tracking.jumpText() << "\n";
     if (pushedAt >= 0) std::cout << "pushed at " << pushedAt << " s\n";
     if (!rec.stopped.empty()) {
       std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";

@@ -107,6 +107,14 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_EQ(r["summary"]["stayed_up"].get<bool>(), !r["summary"]["fell"].get<bool>() && maxTilt < 30.0);
   EXPECT_GT(r["summary"]["controller_end"].get<double>(), 0.0);
   EXPECT_NE(s.out.find("then its last targets stay"), std::string::npos) << s.out;
+  // Jump figures: standing, neither it nor its reference leaves the ground.
+  const json& flight = r["summary"]["flight"];
+  EXPECT_EQ(flight["clearance"].get<double>(), 0.05);
+  EXPECT_EQ(flight["seconds"].get<double>(), 0.0);
+  EXPECT_EQ(flight["reference"]["seconds"].get<double>(), 0.0);
+  EXPECT_TRUE(flight["take_off"].is_null());
+  EXPECT_LT(r["summary"]["forward_travel"]["simulated"].get<double>(), 0.2);
+  EXPECT_LT(r["summary"]["forward_travel"]["root_error_at_controller_end"].get<double>(), 0.15);
 
   // fit-feedback fits its feedback by least squares from perturbed rollouts
   // (a tiny fit: one pushed rollout, two corrections per window) and writes

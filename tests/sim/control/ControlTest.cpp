@@ -2,6 +2,7 @@
 // retargeting of real CMU data, the sampling search's determinism, and the
 // state bytes the MPI ranks exchange.
 #include "control/Feedback.h"
+#include "control/Flight.h"
 #include "control/InverseDynamics.h"
 #include "control/Optimize.h"
 #include "control/Samcon.h"
@@ -488,6 +489,68 @@ TEST(Samcon, RefinementDrawsAroundTheEliteWithLessSpread) {
 TEST(Samcon, SelectBestOrdersByCostThenIndex) {
   EXPECT_EQ(selectBest({3, 1, 2, 1, 5}, 3), (std::vector<int32_t>{1, 3, 2}));
   EXPECT_EQ(selectBest({1, 1}, 5), (std::vector<int32_t>{0, 1}));
+}
+
+}  // namespace
+}  // namespace sinew::control
+
+namespace sinew::control {
+namespace {
+
+// Flight is counted between frames that both have every foot above the
+// clearance; the first take-off and landing are kept.
+TEST(Flight, TrackerCountsTheTimeEveryFootIsOffTheGround) {
+  FlightTracker f;
+  f.add(0.0, {0.0, 0.01}, 1.0);
+  f.add(0.1, {0.06, 0.07}, 1.1);
+  f.add(0.2, {0.1, 0.2}, 1.3);
+  f.add(0.3, {0.01, 0.2}, 1.0);  // one foot down: landed
+  f.add(0.4, {0.3, 0.3}, 1.2);   // a second flight, one frame long
+  f.add(0.5, {0.0, 0.0}, 0.9);
+  EXPECT_NEAR(f.stats().seconds, 0.1, 1e-12);
+  EXPECT_EQ(f.stats().takeOff, 0.1);
+  EXPECT_EQ(f.stats().landing, 0.3);
+  EXPECT_NEAR(f.stats().peakComRise, 0.3, 1e-12);
+  FlightTracker never;
+  never.add(0.0, {0.0, 0.0}, 1.0);
+  never.add(0.1, {0.2, 0.0}, 1.0);
+  EXPECT_EQ(never.stats().seconds, 0.0);
+  EXPECT_EQ(never.stats().takeOff, -1.0);
+}
+
+// The character settled into the first pose of 01_01's first jump stands on
+// its soles; the reference's soles (the same flesh nodes carried by its
+// links) stand at the start and are 5 cm above the ground from 1.95 s of the
+// clip to 2.2 s (measured: take-off 0.95 s into the segment, landing 1.21 s).
+TEST(Flight, TheSettledCharacterStandsAndTheReferenceJumps) {
+  const Project p = test::withCmuClip(riggedHumanoid());
+  OptimizeSpec spec;
+  spec.clip = "01_01";
+  spec.start = 1.0;
+  spec.end = 2.7;
+  spec.samcon.samples = 1;
+  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  const SamconProblem& problem = prepared.problem;
+  const FootClearance feet(problem.model, problem.reference->feet(), problem.settings.groundHeight);
+  ASSERT_EQ(feet.feet(), 2u);
+  // The penalty ground lets a loaded sole sink (4.7-4.8 cm measured); the
+  // reference is placed on the ground with the character's rest sole.
+  for (double c : feet.simulated(problem.start)) {
+    EXPECT_LT(c, 0.01) << "a settled sole is on the ground";
+    EXPECT_GT(c, -0.06) << "a settled sole is on the ground";
+  }
+  for (double c : feet.posed(problem.reference->state(0.0))) EXPECT_NEAR(c, 0.0, 0.05) << "the reference stands";
+  FlightTracker f;
+  for (double t = 0; t <= problem.reference->duration(); t += 1.0 / 120)
+    f.add(t, feet.posed(problem.reference->state(t)), problem.reference->features(t).centerOfMass.y());
+  std::printf("reference flight %.3f s, take-off %.3f s, landing %.3f s, centre of mass up %.3f m\n", f.stats().seconds,
+              f.stats().takeOff, f.stats().landing, f.stats().peakComRise);
+  EXPECT_GT(f.stats().takeOff, 0.7);
+  EXPECT_LT(f.stats().takeOff, 1.0);
+  EXPECT_GT(f.stats().landing, 1.15);
+  EXPECT_LT(f.stats().landing, 1.45);
+  EXPECT_GT(f.stats().seconds, 0.2);
+  EXPECT_GT(f.stats().peakComRise, 0.15);
 }
 
 }  // namespace
