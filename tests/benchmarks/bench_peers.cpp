@@ -1,0 +1,598 @@
+// Sinew against peer engines, each pair on the same scene, in one run
+// (docs/PERFORMANCE.md, "Sinew against its peers"):
+//   build/bin/bench_peers --benchmark_min_time=1
+// Every iteration is one step of the scene; realtime_factor is simulated
+// seconds per wall-clock second. After the timed steps each benchmark reports
+// `stable` (1: every position finite; the cage: no node more than kMaxDrift
+// from where it rested before the timing; the skeleton: no link further from
+// the pinned root than at rest, give or take kJointSlack) and `steps`/`sim_s`,
+// how far the scene ran.
+//
+// 1. The example character's cage (projects/humanoid/humanoid-rigged.sinew:
+//    the Liu 2013 model's nodes, tets, lumped masses, Young's modulus, Poisson
+//    ratio; gravity; a ground at Settings::groundHeight).
+//    BM_PeerCage_Sinew: one Liu 2013 step (0.5 ms, 1 thread), the skeleton
+//      PD-held in its rest pose (DriveMode::Hold).
+//    BM_PeerCage_Bullet/implicit:{0,1}/hz:{2000,240}: the same tet mesh as a
+//      btSoftBody in a btDeformableMultiBodyDynamicsWorld (Bullet 3.24, double
+//      precision); Neo-Hookean elasticity (btDeformableNeoHookeanForce, the
+//      same mu and lambda), btDeformableGravityForce, node-vs-rigid contact
+//      (SDF_RDN) with a static ground box; explicit (Bullet's default) or
+//      implicit (backward Euler, Newton with CG) elasticity; dt 0.5 ms or
+//      1/240 s, one step of dt per stepSimulation.
+//    What differs:
+//    - The model is built with soleStiffening = 1: Bullet's elastic forces take
+//      one mu and lambda per body, so the feet are not 5x stiffer here.
+//    - Sinew's skeleton is dynamic (a free root, PD servos holding the rest
+//      pose, the character standing on the ground, two-way coupled to the
+//      flesh); Bullet's nodes that Sinew fixes to bones are pinned (mass 0) at
+//      rest, so the skeleton cannot move at all.
+//    - Elasticity: Sinew's corotated linear FEM with pose-based plasticity and
+//      damping (Liu 2013, eq. 15-17), symplectic Euler; Bullet's stable
+//      Neo-Hookean (its corotated force has no force differential, so its
+//      implicit solve would ignore the stiffness) with its stiffness-
+//      proportional damping set to Sinew's Rayleigh beta, damping implicit.
+//    - Contact: Sinew's penalty springs on the embedded fine surface;
+//      Bullet's projection-based contact on the cage's own nodes,
+//      with a kBulletContactMargin skin. The cage encloses the surface, so
+//      some of its sole nodes start below the ground (counter
+//      nodes_below_ground) and Bullet pushes them up while it settles.
+//      Bullet's sparse signed distance works on convex shapes, so the ground
+//      is a box whose top face is the plane (a btStaticPlaneShape gives no
+//      deformable contacts). Friction: Bullet's kDF = Sinew's Coulomb
+//      coefficient, the ground's own friction 1 (Bullet multiplies them).
+//    - Sinew restarts from its settled state every kResetSteps steps (as
+//      BM_Liu2013Step does), so the character cannot walk off; Bullet runs on.
+//
+// 2. The example character's skeleton alone (the Liu 2013 model's 19 links,
+//    18 ball joints: masses, centres of mass and inertias from the cage's
+//    fixed nodes, its joint frames, its PD gains), the root welded to the world
+//    at its rest pose, under gravity, from rest; servos:1 every servo holds the
+//    rest pose, servos:0 the skeleton falls limp (kp = kd = 0).
+//    BM_PeerSkeleton_Sinew/servos/hz: Sinew's reduced-coordinate solver
+//      (dyn::step: composite rigid body + recursive Newton-Euler, semi-implicit
+//      Euler, PD damping implicit).
+//    BM_PeerSkeleton_Ode/quick:{0,1}/servos/hz: ODE 0.16 (double precision):
+//      one body per link below the root, ball joints, the same PD torques
+//      applied explicitly each step (as tests/sim/dynamics/OdeReferenceTest
+//      does); dWorldStep (direct) or dWorldQuickStep (iterative, 20 iterations).
+//    What differs: maximal coordinates with constraint stabilisation (ERP 0.2,
+//    CFM 1e-10) against reduced coordinates; explicit against implicit servo
+//    damping; the skeleton's joint limits are removed in both (ODE's ball
+//    joints have none). A run whose links spin faster than kDivergedRate (or
+//    whose step Sinew refuses as not finite) is reset to rest and counted
+//    (`resets`, `diverged_at_s` the first), so that the timing goes on; ODE
+//    would abort the process on the first non-finite rotation.
+//
+// Not here: Sheth 2015 against Bullet's btReducedDeformableBody (see the docs).
+//
+// <ode/ode.h> defines REAL(x): never include TetGen here.
+#include "dynamics/Articulated.h"
+#include "io/ProjectFile.h"
+#include "liu2013/Liu2013.h"
+
+// Bullet's inline array and Gram-Schmidt code trips GCC's -Wmaybe-uninitialized in every user.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletDynamics/Dynamics/btRigidBody.h>
+#include <BulletSoftBody/btDeformableBodySolver.h>
+#include <BulletSoftBody/btDeformableGravityForce.h>
+#include <BulletSoftBody/btDeformableMultiBodyConstraintSolver.h>
+#include <BulletSoftBody/btDeformableMultiBodyDynamicsWorld.h>
+#include <BulletSoftBody/btDeformableNeoHookeanForce.h>
+#include <BulletSoftBody/btSoftBody.h>
+#include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
+#pragma GCC diagnostic pop
+#include <benchmark/benchmark.h>
+#include <ode/ode.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+static_assert(sizeof(btScalar) == sizeof(double), "Bullet's double-precision build (bullet-float64)");
+
+using namespace sinew;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Parameters shared by every pair (each declared once).
+
+constexpr double kMaxDrift = 1.0;               // m: further than this from the rested state counts as unstable
+constexpr double kSettleSeconds = 0.1;          // simulated before the timing (200 Sinew steps)
+constexpr int64_t kResetSteps = 1000;           // Sinew's cage restarts from its settled state this often
+constexpr double kBulletContactMargin = 0.005;  // m, Bullet's collision skin on the cage nodes
+constexpr double kBulletGroundHalfSize = 10;    // m, the ground box (its top face is the ground plane)
+constexpr double kJointSlack = 0.05;            // m: a skeleton stretched more than this has come apart
+constexpr double kDivergedRate = 1e4;           // rad/s: a skeleton link spinning faster has diverged (reset to rest)
+constexpr int kOdeQuickIterations = 20;         // dWorldQuickStep's iterations (ODE's default)
+constexpr double kOdeErp = 0.2, kOdeCfm = 1e-10;  // ODE's constraint stabilisation (as OdeReferenceTest)
+
+const std::string& projectPath() {
+  static const std::string path = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  return path;
+}
+
+// The Liu 2013 run of the cage: 0.5 ms, one thread, skeleton held at rest.
+liu2013::Settings cageSettings() {
+  liu2013::Settings s;
+  s.threads = 1;
+  s.drive = DriveMode::Hold;
+  return s;
+}
+
+// The example's Liu 2013 model with one material everywhere (no stiffer soles).
+const std::shared_ptr<const liu2013::Liu2013Model>& cageModel() {
+  static const std::shared_ptr<const liu2013::Liu2013Model> model = [] {
+    liu2013::ModelOptions o;
+    o.soleStiffening = 1;
+    return liu2013::buildLiu2013Model(loadProject(projectPath()), o);
+  }();
+  return model;
+}
+
+// The one mu and lambda of the model (throws if the tets disagree).
+std::pair<double, double> uniformLame(const liu2013::Liu2013Model& m) {
+  for (size_t t = 0; t < m.tetCount(); ++t)
+    if (m.mu[t] != m.mu[0] || m.lambda[t] != m.lambda[0])
+      throw std::logic_error("bench_peers: the cage's tets have different materials; Bullet takes one per body");
+  return {m.mu[0], m.lambda[0]};
+}
+
+double maxDrift(const std::vector<Vec3>& x, const std::vector<Vec3>& rest) {
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double d = (x[i] - rest[i]).norm();
+    if (!std::isfinite(d)) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, d);
+  }
+  return worst;
+}
+
+void stepCounters(benchmark::State& state, double dt, int64_t settleSteps, bool stable) {
+  const auto steps = settleSteps + int64_t(state.iterations());
+  state.counters["realtime_factor"] = benchmark::Counter(dt * double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["steps"] = double(steps);
+  state.counters["sim_s"] = dt * double(steps);
+  state.counters["stable"] = stable ? 1 : 0;
+}
+
+// The cage: finite, and no node further than kMaxDrift from where it rested.
+void driftCounters(benchmark::State& state, double dt, int64_t settleSteps, double drift) {
+  state.counters["drift_m"] = drift;
+  stepCounters(state, dt, settleSteps, std::isfinite(drift) && drift <= kMaxDrift);
+}
+
+int64_t settleStepsFor(double dt) { return std::max<int64_t>(1, std::llround(kSettleSeconds / dt)); }
+
+btVector3 toBt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+Vec3 fromBt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+
+// ---------------------------------------------------------------------------
+// 1. The cage.
+
+// The cage as a Bullet deformable body in its own world.
+class BulletCage {
+ public:
+  BulletCage(const liu2013::Liu2013Model& m, const liu2013::Settings& s, bool implicit)
+      : dispatcher_(&config_), ground_(groundInfo(s.groundHeight, groundShape_)) {
+    constraintSolver_.setDeformableSolver(&bodySolver_);
+    world_ = std::make_unique<btDeformableMultiBodyDynamicsWorld>(&dispatcher_, &broadphase_, &constraintSolver_,
+                                                                  &config_, &bodySolver_);
+    const btVector3 g = toBt(m.skeleton.gravity);
+    world_->setGravity(g);
+    world_->getWorldInfo().m_gravity = g;
+    // The world hands its own flag to the body solver at every step.
+    world_->setImplicit(implicit);
+
+    ground_.setFriction(1);
+    world_->addRigidBody(&ground_);
+
+    std::vector<btVector3> x;
+    std::vector<btScalar> mass;
+    for (size_t i = 0; i < m.nodeCount(); ++i) {
+      x.push_back(toBt(m.restNodes[i]));
+      mass.push_back(m.nodeLink[i] >= 0 ? 0.0 : m.nodeMass[i]);  // bone nodes pinned (inverse mass 0)
+    }
+    body_ = std::make_unique<btSoftBody>(&world_->getWorldInfo(), int(x.size()), x.data(), mass.data());
+    appendTets(m);
+    body_->getCollisionShape()->setMargin(kBulletContactMargin);
+    body_->m_cfg.kCHR = 1;  // contact hardness against rigid bodies
+    body_->m_cfg.kKHR = 1;
+    body_->m_cfg.kDF = s.friction;
+    body_->m_cfg.collisions = btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN;
+    body_->m_sleepingThreshold = 0;
+    world_->addSoftBody(body_.get());
+
+    const auto [mu, lambda] = uniformLame(m);
+    elastic_ = std::make_unique<btDeformableNeoHookeanForce>(mu, lambda, s.rayleighStiffness);
+    gravity_ = std::make_unique<btDeformableGravityForce>(g);
+    world_->addForce(body_.get(), gravity_.get());
+    world_->addForce(body_.get(), elastic_.get());
+  }
+  ~BulletCage() {
+    world_->removeSoftBody(body_.get());
+    world_->removeRigidBody(&ground_);
+  }
+  BulletCage(const BulletCage&) = delete;
+  BulletCage& operator=(const BulletCage&) = delete;
+
+  void step(double dt) { world_->stepSimulation(dt, 0); }
+
+  std::vector<Vec3> positions() const {
+    std::vector<Vec3> x;
+    for (int i = 0; i < body_->m_nodes.size(); ++i) x.push_back(fromBt(body_->m_nodes[i].m_x));
+    return x;
+  }
+
+ private:
+  static btRigidBody::btRigidBodyConstructionInfo groundInfo(double height, btBoxShape& shape) {
+    btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, &shape);
+    info.m_startWorldTransform.setIdentity();
+    info.m_startWorldTransform.setOrigin(btVector3(0, height - kBulletGroundHalfSize, 0));
+    return info;
+  }
+
+  // Tets (positively oriented, as Bullet's rest shape matrices expect), their
+  // edges as links and the boundary (faces of one tet only, outward) as faces.
+  void appendTets(const liu2013::Liu2013Model& m) {
+    std::set<std::pair<int32_t, int32_t>> edges;
+    std::map<std::array<int32_t, 3>, std::array<int32_t, 3>> boundary;  // sorted -> oriented
+    for (Tet t : m.tets) {
+      const Vec3& a = m.restNodes[t[0]];
+      if ((m.restNodes[t[1]] - a).cross(m.restNodes[t[2]] - a).dot(m.restNodes[t[3]] - a) < 0) std::swap(t[2], t[3]);
+      body_->appendTetra(t[0], t[1], t[2], t[3]);
+      for (int i = 0; i < 4; ++i)
+        for (int j = i + 1; j < 4; ++j) edges.insert(std::minmax(t[i], t[j]));
+      for (const std::array<int32_t, 3>& f : {std::array<int32_t, 3>{t[1], t[2], t[3]}, {t[0], t[3], t[2]},
+                                              {t[0], t[1], t[3]}, {t[0], t[2], t[1]}}) {
+        std::array<int32_t, 3> key = f;
+        std::sort(key.begin(), key.end());
+        if (!boundary.erase(key)) boundary.emplace(key, f);
+      }
+    }
+    for (const auto& [a, b] : edges) body_->appendLink(a, b);
+    for (const auto& [key, f] : boundary) body_->appendFace(f[0], f[1], f[2]);
+    body_->initializeDmInverse();
+    btSoftBody::TetraScratch atRest;  // F = I (Bullet's scratch has no initialiser)
+    atRest.m_F = atRest.m_cofF = atRest.m_corotation = btMatrix3x3::getIdentity();
+    atRest.m_trace = 3;
+    atRest.m_J = 1;
+    body_->m_tetraScratches.resize(body_->m_tetras.size(), atRest);
+    body_->m_tetraScratchesTn.resize(body_->m_tetras.size(), atRest);
+  }
+
+  btSoftBodyRigidBodyCollisionConfiguration config_;
+  btCollisionDispatcher dispatcher_;
+  btDbvtBroadphase broadphase_;
+  btDeformableBodySolver bodySolver_;
+  btDeformableMultiBodyConstraintSolver constraintSolver_;
+  btBoxShape groundShape_{btVector3(kBulletGroundHalfSize, kBulletGroundHalfSize, kBulletGroundHalfSize)};
+  btRigidBody ground_;
+  std::unique_ptr<btDeformableMultiBodyDynamicsWorld> world_;
+  std::unique_ptr<btSoftBody> body_;
+  std::unique_ptr<btDeformableGravityForce> gravity_;
+  std::unique_ptr<btDeformableNeoHookeanForce> elastic_;
+};
+
+void cageCounters(benchmark::State& state, const liu2013::Liu2013Model& m) {
+  state.counters["nodes"] = double(m.nodeCount());
+  state.counters["tets"] = double(m.tetCount());
+}
+
+}  // namespace
+
+static void BM_PeerCage_Sinew(benchmark::State& state) {
+  const auto& model = cageModel();
+  const liu2013::Settings settings = cageSettings();
+  liu2013::Liu2013Solver sim(model, settings);
+  const int64_t settle = settleStepsFor(settings.dt);
+  double drift = std::numeric_limits<double>::infinity();
+  try {
+    for (int64_t i = 0; i < settle; ++i) sim.step();
+    const liu2013::Liu2013State start = sim.state();
+    int64_t n = 0;
+    for (auto _ : state) {
+      sim.step();
+      if (++n % kResetSteps == 0) sim.setState(start);  // stay in the standing phase
+    }
+    drift = maxDrift(sim.state().x, start.x);
+  } catch (const std::exception& e) {
+    state.SetLabel(e.what());
+  }
+  cageCounters(state, *model);
+  driftCounters(state, settings.dt, settle, drift);
+}
+BENCHMARK(BM_PeerCage_Sinew)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Arguments: implicit (0: Bullet's default explicit elasticity, 1: backward Euler), steps per second.
+static void BM_PeerCage_Bullet(benchmark::State& state) {
+  const auto& model = cageModel();
+  const liu2013::Settings settings = cageSettings();
+  const double dt = 1.0 / double(state.range(1));
+  BulletCage cage(*model, settings, state.range(0) != 0);
+  const int64_t settle = settleStepsFor(dt);
+  for (int64_t i = 0; i < settle; ++i) cage.step(dt);
+  const std::vector<Vec3> start = cage.positions();
+  for (auto _ : state) cage.step(dt);
+  size_t below = 0;
+  for (const Vec3& x : model->restNodes) below += x.y() < settings.groundHeight;
+  cageCounters(state, *model);
+  state.counters["nodes_below_ground"] = double(below);
+  // Measured from the rest shape too: the settling must not hide a blow-up.
+  driftCounters(state, dt, settle, std::max(maxDrift(cage.positions(), start), maxDrift(start, model->restNodes)));
+}
+BENCHMARK(BM_PeerCage_Bullet)
+    ->ArgNames({"implicit", "hz"})
+    ->Args({0, 2000})
+    ->Args({1, 2000})
+    ->Args({0, 240})
+    ->Args({1, 240})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// ---------------------------------------------------------------------------
+// 2. The skeleton.
+
+namespace {
+
+// The cage model's skeleton with its root welded at its rest pose, no joint
+// limits, and its PD servos (holding the rest pose) on or off.
+dyn::ArticulatedModel makePinnedSkeleton(bool servos) {
+  dyn::ArticulatedModel s = cageModel()->skeleton;
+  s.links.at(0).kind = dyn::JointKind::Fixed;  // a Free root's parentFromJoint is its world rest pose
+  for (dyn::Link& l : s.links) {
+    l.lower = dyn::Link{}.lower, l.upper = dyn::Link{}.upper;
+    if (!servos) l.kp = l.kd = 0;
+  }
+  if (const std::string problem = dyn::checkModel(s); !problem.empty())
+    throw std::logic_error("bench_peers: pinned skeleton: " + problem);
+  return s;
+}
+
+const dyn::ArticulatedModel& pinnedSkeleton(bool servos) {
+  static const std::array<dyn::ArticulatedModel, 2> models = {makePinnedSkeleton(false), makePinnedSkeleton(true)};
+  return models[servos ? 1 : 0];
+}
+
+std::vector<Vec3> linkOrigins(const dyn::LinkKinematics& k) {
+  std::vector<Vec3> x;
+  for (const Transform& t : k.pose) x.push_back(t.translation);
+  return x;
+}
+
+// How much further from the pinned root (link 0) any link origin is than at
+// rest: a chain of rigid links cannot stretch, so more is joints coming apart.
+double stretch(const std::vector<Vec3>& x, const std::vector<Vec3>& rest) {
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double d = (x[i] - x[0]).norm() - (rest[i] - rest[0]).norm();
+    if (!std::isfinite(d)) return std::numeric_limits<double>::infinity();
+    worst = std::max(worst, d);
+  }
+  return worst;
+}
+
+// The largest joint rotation away from the rest pose, degrees.
+double maxJointDegrees(const std::vector<Quat>& rotation) {
+  double worst = 0;
+  for (const Quat& q : rotation) worst = std::max(worst, q.angularDistance(Quat::Identity()));
+  return worst * 180 / M_PI;
+}
+
+Vec3 fromOde(const dReal* v) { return {v[0], v[1], v[2]}; }
+
+// The pinned skeleton in ODE: one body per link below the root (origin at its
+// centre of mass), joints to the parent (to the static world for the root's
+// children), and the model's PD servos as equal and opposite torques.
+class OdeSkeleton {
+ public:
+  explicit OdeSkeleton(const dyn::ArticulatedModel& m) : model_(m), rest_(dyn::forwardKinematics(m, dyn::restState(m))) {
+    world_ = dWorldCreate();
+    dWorldSetGravity(world_, m.gravity.x(), m.gravity.y(), m.gravity.z());
+    dWorldSetERP(world_, kOdeErp);
+    dWorldSetCFM(world_, kOdeCfm);
+    dWorldSetQuickStepNumIterations(world_, kOdeQuickIterations);
+    bodies_.assign(m.links.size(), nullptr);
+    for (size_t i = 1; i < m.links.size(); ++i) {
+      const dyn::Inertia& in = m.links[i].inertia;
+      dMass mass;
+      dMassSetParameters(&mass, in.mass, 0, 0, 0, in.inertia(0, 0), in.inertia(1, 1), in.inertia(2, 2),
+                         in.inertia(0, 1), in.inertia(0, 2), in.inertia(1, 2));
+      bodies_[i] = dBodyCreate(world_);
+      dBodySetMass(bodies_[i], &mass);
+    }
+    reset();
+    for (size_t i = 1; i < m.links.size(); ++i) {
+      const dyn::Link& l = m.links[i];
+      const Vec3 pivot = rest_.pose[i].translation;
+      dJointID j = nullptr;
+      switch (l.kind) {
+        case dyn::JointKind::Ball:
+          j = dJointCreateBall(world_, nullptr);
+          dJointAttach(j, bodies_[i], bodies_[size_t(l.parent)]);
+          dJointSetBallAnchor(j, pivot.x(), pivot.y(), pivot.z());
+          break;
+        case dyn::JointKind::Hinge: {
+          j = dJointCreateHinge(world_, nullptr);
+          dJointAttach(j, bodies_[i], bodies_[size_t(l.parent)]);
+          dJointSetHingeAnchor(j, pivot.x(), pivot.y(), pivot.z());
+          const Vec3 axis = rest_.pose[i].rotation * l.hingeAxis;
+          dJointSetHingeAxis(j, axis.x(), axis.y(), axis.z());
+          break;
+        }
+        case dyn::JointKind::Fixed:
+          j = dJointCreateFixed(world_, nullptr);
+          dJointAttach(j, bodies_[i], bodies_[size_t(l.parent)]);
+          dJointSetFixed(j);
+          break;
+        case dyn::JointKind::Free:
+          throw std::logic_error("bench_peers: a free joint below the root");
+      }
+    }
+  }
+  ~OdeSkeleton() { dWorldDestroy(world_); }
+  OdeSkeleton(const OdeSkeleton&) = delete;
+  OdeSkeleton& operator=(const OdeSkeleton&) = delete;
+
+  // Every body at rest in the rest pose.
+  void reset() {
+    for (size_t i = 1; i < bodies_.size(); ++i) {
+      const Vec3 c = rest_.pose[i].apply(model_.links[i].inertia.com);
+      dBodySetPosition(bodies_[i], c.x(), c.y(), c.z());
+      const Quat& r = rest_.pose[i].rotation;
+      const dQuaternion q = {r.w(), r.x(), r.y(), r.z()};
+      dBodySetQuaternion(bodies_[i], q);
+      dBodySetLinearVel(bodies_[i], 0, 0, 0);
+      dBodySetAngularVel(bodies_[i], 0, 0, 0);
+    }
+  }
+
+  void step(double dt, bool quick) {
+    addPdTorques();
+    if (quick)
+      dWorldQuickStep(world_, dt);
+    else
+      dWorldStep(world_, dt);
+  }
+
+  // A body spinning beyond kDivergedRate (ODE aborts the process once a
+  // rotation is no longer finite, so the caller resets before that).
+  bool diverged() const {
+    for (size_t i = 1; i < bodies_.size(); ++i)
+      if (!(angularVelocity(i).norm() < kDivergedRate)) return true;
+    return false;
+  }
+
+  Quat rotation(size_t i) const {
+    if (!bodies_[i]) return rest_.pose[i].rotation;
+    const dReal* q = dBodyGetQuaternion(bodies_[i]);
+    return Quat(q[0], q[1], q[2], q[3]).normalized();
+  }
+  Vec3 angularVelocity(size_t i) const { return bodies_[i] ? fromOde(dBodyGetAngularVel(bodies_[i])) : Vec3::Zero(); }
+  std::vector<Vec3> origins() const {
+    std::vector<Vec3> x;
+    for (size_t i = 0; i < bodies_.size(); ++i)
+      x.push_back(bodies_[i] ? fromOde(dBodyGetPosition(bodies_[i])) - rotation(i) * model_.links[i].inertia.com
+                             : rest_.pose[i].translation);
+    return x;
+  }
+  // Each joint's rotation relative to its joint frame, as Sinew's state has it.
+  Quat jointRotation(size_t i) const {
+    const dyn::Link& l = model_.links[i];
+    if (l.parent < 0) return Quat::Identity();
+    return ((rotation(size_t(l.parent)) * l.parentFromJoint.rotation).conjugate() * rotation(i)).normalized();
+  }
+
+ private:
+  // Liu 2013 eq. 1 towards the rest pose, explicit: tau = kp log(q^-1) - kd (omega - omega_parent).
+  void addPdTorques() {
+    for (size_t i = 1; i < model_.links.size(); ++i) {
+      const dyn::Link& l = model_.links[i];
+      if (l.kind == dyn::JointKind::Fixed || (l.kp == 0 && l.kd == 0)) continue;
+      const Quat world = rotation(i);
+      const Vec3 relRate = angularVelocity(i) - angularVelocity(size_t(l.parent));  // world
+      Vec3 torque;                                                                  // world
+      if (l.kind == dyn::JointKind::Hinge) {
+        const Vec3 axis = world * l.hingeAxis;
+        torque = (l.kp * dyn::hingeAngle(jointRotation(i).conjugate(), l.hingeAxis) - l.kd * axis.dot(relRate)) * axis;
+      } else {
+        const Eigen::AngleAxisd error(jointRotation(i).conjugate());
+        const double angle = error.angle() > M_PI ? error.angle() - 2 * M_PI : error.angle();
+        torque = world * (l.kp * angle * error.axis()) - l.kd * relRate;
+      }
+      dBodyAddTorque(bodies_[i], torque.x(), torque.y(), torque.z());
+      if (dBodyID parent = bodies_[size_t(l.parent)]) dBodyAddTorque(parent, -torque.x(), -torque.y(), -torque.z());
+    }
+  }
+
+  const dyn::ArticulatedModel& model_;
+  const dyn::LinkKinematics rest_;
+  dWorldID world_ = nullptr;
+  std::vector<dBodyID> bodies_;  // (nLinks), null for the welded root
+};
+
+void skeletonCounters(benchmark::State& state, const dyn::ArticulatedModel& m, double dt, double stretched,
+                      double jointDegrees, int64_t resets, int64_t firstReset) {
+  state.counters["links"] = double(m.links.size());
+  state.counters["dofs"] = double(m.dofCount());
+  state.counters["max_joint_deg"] = jointDegrees;
+  state.counters["stretch_m"] = stretched;
+  state.counters["resets"] = double(resets);
+  if (resets) state.counters["diverged_at_s"] = dt * double(firstReset);
+  stepCounters(state, dt, 0, resets == 0 && std::isfinite(stretched) && stretched <= kJointSlack);
+}
+
+}  // namespace
+
+// Arguments: servos (1: PD holding the rest pose, 0: limp), steps per second.
+static void BM_PeerSkeleton_Sinew(benchmark::State& state) {
+  const dyn::ArticulatedModel& m = pinnedSkeleton(state.range(0) != 0);
+  const double dt = 1.0 / double(state.range(1));
+  dyn::ArticulatedState s = dyn::restState(m);
+  const std::vector<Vec3> rest = linkOrigins(dyn::forwardKinematics(m, s));
+  int64_t steps = 0, resets = 0, firstReset = 0;
+  for (auto _ : state) {
+    ++steps;
+    // dyn::step refuses a step whose result is not finite, leaving the state as it was.
+    if (!dyn::step(m, s, {}, {}, dt) || !(s.velocity.lpNorm<Eigen::Infinity>() < kDivergedRate)) {
+      if (!resets++) firstReset = steps;
+      s = dyn::restState(m);
+    }
+  }
+  skeletonCounters(state, m, dt, stretch(linkOrigins(dyn::forwardKinematics(m, s)), rest),
+                   maxJointDegrees(s.rotation), resets, firstReset);
+}
+BENCHMARK(BM_PeerSkeleton_Sinew)
+    ->ArgNames({"servos", "hz"})
+    ->ArgsProduct({{1, 0}, {2000, 240}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+// Arguments: quick (0: dWorldStep, 1: dWorldQuickStep), servos, steps per second.
+static void BM_PeerSkeleton_Ode(benchmark::State& state) {
+  const dyn::ArticulatedModel& m = pinnedSkeleton(state.range(1) != 0);
+  const double dt = 1.0 / double(state.range(2));
+  const bool quick = state.range(0) != 0;
+  OdeSkeleton ode(m);
+  const std::vector<Vec3> rest = ode.origins();
+  int64_t steps = 0, resets = 0, firstReset = 0;
+  for (auto _ : state) {
+    ode.step(dt, quick);
+    ++steps;
+    if (ode.diverged()) {
+      if (!resets++) firstReset = steps;
+      ode.reset();
+    }
+  }
+  std::vector<Quat> joints;
+  for (size_t i = 0; i < m.links.size(); ++i) joints.push_back(ode.jointRotation(i));
+  skeletonCounters(state, m, dt, stretch(ode.origins(), rest), maxJointDegrees(joints), resets, firstReset);
+}
+BENCHMARK(BM_PeerSkeleton_Ode)
+    ->ArgNames({"quick", "servos", "hz"})
+    ->ArgsProduct({{0, 1}, {1, 0}, {2000, 240}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+int main(int argc, char** argv) {
+  dInitODE2(0);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  dCloseODE();
+  return 0;
+}
