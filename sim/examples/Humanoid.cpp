@@ -186,7 +186,9 @@ Project makeRiggedHumanoidProject(const HumanoidOptions& options, const Progress
   walk.name = "Walk in place";
   MotionClip elbow = makeElbowBendClip(s, 130, 3.0, 120);
   elbow.name = "Elbow bend";
-  for (MotionClip* c : {&kick, &walk, &elbow}) {
+  MotionClip run = makeRunClip(s, 8.0, 120);  // no running capture ships here: generated
+  run.name = "Run (generated)";
+  for (MotionClip* c : {&kick, &walk, &elbow, &run}) {
     ClipObject o;
     o.id = p.allocateId();
     o.clip = std::move(*c);

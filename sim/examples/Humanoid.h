@@ -24,9 +24,9 @@ TriMesh makeHumanoidSurface(const HumanoidOptions& options = {}, const Progress&
 Project makeHumanoidProject(const HumanoidOptions& options = {}, const Progress& progress = Progress::none());
 
 // The same character ready to simulate: the coarse cage with fixed nodes,
-// the embedding and bounded biharmonic weights (RigBuild), and three
+// the embedding and bounded biharmonic weights (RigBuild), and four
 // generated motion clips whose joint names match the skeleton: "Kick",
-// "Walk in place" and "Elbow bend" (examples/Motions.h).
+// "Walk in place", "Elbow bend" and "Run (generated)" (examples/Motions.h).
 Project makeRiggedHumanoidProject(const HumanoidOptions& options = {}, const Progress& progress = Progress::none());
 
 }  // namespace sinew

@@ -73,7 +73,13 @@ class PoseBuilder {
     if (j < 0) throw InputError(context_, std::string("the skeleton has no joint named '") + name + "'");
     return j;
   }
-  void reset() { std::fill(pose_.begin(), pose_.end(), Quat::Identity()); }
+  void reset() {
+    std::fill(pose_.begin(), pose_.end(), Quat::Identity());
+    rootOffset_ = Vec3::Zero();
+  }
+  // Moves the root from its rest position (character frame).
+  void moveRoot(const Vec3& offset) { rootOffset_ = offset; }
+  const Vec3& rootOffset() const { return rootOffset_; }
   // Sets joint j's rotation relative to its parent, about character-frame axes.
   void set(int32_t j, const Quat& characterFrame) {
     pose_[j] = (worldRest_[j].conjugate() * characterFrame * worldRest_[j]).normalized();
@@ -86,6 +92,7 @@ class PoseBuilder {
   std::string context_;
   std::vector<Quat> worldRest_;  // (nJoints)
   std::vector<Quat> pose_;       // (nJoints) local rotations relative to the rest frames
+  Vec3 rootOffset_ = Vec3::Zero();
 };
 
 // Samples `poseAt(t, builder)` at every frame and builds the clip.
@@ -99,6 +106,7 @@ MotionClip sampleClip(const Skeleton& s, PoseBuilder& builder, const std::string
     builder.reset();
     poseAt(f / fps, builder);
     rotations.push_back(builder.pose());
+    root[size_t(f)] += builder.rootOffset();
   }
   MotionClip clip = skeletonAnimationClip(s, root, rotations, 1.0 / fps);
   clip.name = name;
@@ -197,6 +205,120 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds, double fps, do
     p.set(leftForeArm, about(-Vec3::UnitY(), elbow));
     p.set(rightForeArm, about(Vec3::UnitY(), elbow));
     p.set(chest, about(Vec3::UnitY(), 3 * envelope * sn));
+  });
+}
+
+}  // namespace sinew
+
+namespace sinew {
+
+namespace {
+
+// The angle (rad) at corner a of a triangle with sides a-b = ab, a-c = ac and
+// opposite side bc, clamped to a straight line when bc cannot be spanned.
+double cornerAngle(double ab, double ac, double bc) {
+  return std::acos(std::clamp((ab * ab + ac * ac - bc * bc) / (2 * ab * ac), -1.0, 1.0));
+}
+
+}  // namespace
+
+MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double speed) {
+  PoseBuilder b(s, "run motion");
+  if (!(speed > 0 && speed <= 10)) throw InputError(b.context(), "running speed must lie in (0, 10] m/s");
+  struct Leg {
+    int32_t upLeg, leg, foot;
+    int parity;  // steps k with k % 2 == parity are this leg's
+  };
+  const Leg legs[2] = {{b.require("LeftUpLeg"), b.require("LeftLeg"), b.require("LeftFoot"), 0},
+                       {b.require("RightUpLeg"), b.require("RightLeg"), b.require("RightFoot"), 1}};
+  const int32_t spine = b.require("Spine"), chest = b.require("Spine1");
+  const int32_t leftArm = b.require("LeftArm"), leftForeArm = b.require("LeftForeArm");
+  const int32_t rightArm = b.require("RightArm"), rightForeArm = b.require("RightForeArm");
+  frameCountFor(seconds, fps, b.context());
+  constexpr double ramp = 1.5;  // s to speed up at the start and to stop at the end
+  if (!(seconds > 2 * ramp))
+    throw InputError(b.context(), "duration must be longer than 3 s (1.5 s to speed up, 1.5 s to stop)");
+
+  // Gait: a step every 0.35 s (171 a minute), each 0.21 s on one foot then
+  // 0.14 s of flight; the root's height is ballistic in flight (vertical
+  // speed +-v0, v0 = g tf / 2) and dips in stance with an upward acceleration
+  // that gives the steps back the height the flights lost.
+  constexpr double kStep = 0.35, kStance = 0.21, kFlight = kStep - kStance, kG = 9.81;
+  const double v0 = kG * kFlight / 2;
+  const std::vector<Transform> rest = s.worldRest();
+  const Vec3 hip = rest[size_t(legs[0].upLeg)].translation, knee = rest[size_t(legs[0].leg)].translation,
+             ankle = rest[size_t(legs[0].foot)].translation;
+  // Flexion turns the leg about the character's x axis, which keeps every
+  // bone's x and its length in the y-z plane: the inverse kinematics is
+  // planar in those lengths.
+  auto sagittal = [](const Vec3& v) { return std::hypot(v.y(), v.z()); };
+  const double thigh = sagittal(knee - hip), shin = sagittal(ankle - knee), reach = sagittal(ankle - hip);
+  // The root lowers at full speed so that the foot reaches the ground half a
+  // stance ahead of the hip with the knee a little bent (at 97% of the leg).
+  const double halfStance = speed * kStance / 2;
+  const double crouch = reach - std::sqrt(std::max(0.0, std::pow(0.97 * (thigh + shin), 2) - halfStance * halfStance));
+  const double swingLift = 0.12 * reach;  // of the ankle, mid-swing, at full speed
+
+  // Speed: 0 -> speed -> 0 (C2 ramps); distance by trapezoids on a fine grid.
+  auto speedAt = [&](double t) { return speed * smootherstep(t / ramp) * smootherstep((seconds - t) / ramp); };
+  const double h = 1e-3;
+  std::vector<double> travelled{0.0};
+  for (double t = h; t <= seconds + 2 * kStep + h; t += h)
+    travelled.push_back(travelled.back() + 0.5 * h * (speedAt(t - h) + speedAt(t)));
+  auto forward = [&](double t) {
+    const double x = std::clamp(t, 0.0, seconds) / h;
+    const size_t i = std::min(size_t(x), travelled.size() - 2);
+    return travelled[i] + (x - double(i)) * (travelled[i + 1] - travelled[i]);
+  };
+  // Foot placement: a leg's foot lands on step k under where the hip will be
+  // half a stance later, and stays until the leg's next step k + 2.
+  auto plant = [&](int k) { return forward(k * kStep + kStance / 2); };
+  auto footAt = [&](const Leg& leg, double t, double effort) {
+    int k = int(std::floor(t / kStep));
+    if ((k % 2 + 2) % 2 != leg.parity) --k;  // this leg's latest step
+    const double u = t - k * kStep;
+    if (u < kStance) return Vec3(0, 0, plant(k));
+    const double w = (u - kStance) / (2 * kStep - kStance);  // swing, 0..1
+    const double z = plant(k) + (plant(k + 2) - plant(k)) * smootherstep(w);
+    // The foot leaves and meets the ground with a vertical speed, as a
+    // runner's does (swingLift pi / swing time, 0.7 m/s at full speed).
+    return Vec3(0, swingLift * effort * std::sin(M_PI * w), z);
+  };
+
+  return sampleClip(s, b, "run", seconds, fps, [&](double t, PoseBuilder& p) {
+    const double effort = speedAt(t) / speed;  // 0..1
+    const double u = std::fmod(t, kStep);
+    const double bounce = u < kStance ? -v0 * kStance / M_PI * std::sin(M_PI * u / kStance)
+                                      : v0 * (u - kStance) - 0.5 * kG * (u - kStance) * (u - kStance);
+    const Vec3 root(0, effort * (bounce - crouch), forward(t));
+    p.moveRoot(root);
+    // Each leg: the ankle on its target by two-bone inverse kinematics in the
+    // sagittal plane, the sole kept level.
+    double swing[2] = {0, 0};
+    for (int side = 0; side < 2; ++side) {
+      const Leg& leg = legs[side];
+      const Vec3 foot = footAt(leg, t, effort);
+      // Hip-to-ankle in the character's frame (y up, z forward).
+      const double dy = (ankle.y() + foot.y()) - (hip.y() + root.y()), dz = (ankle.z() + foot.z()) - (hip.z() + root.z());
+      const double d = std::min(std::hypot(dy, dz), reach);  // at most as stretched as at rest
+      // The hip-ankle line's turn from its rest direction, forward positive.
+      const double lean = std::atan2(dz, -dy) - std::atan2(ankle.z() - hip.z(), hip.y() - ankle.y());
+      const double hipFlex = lean + cornerAngle(thigh, d, shin) - cornerAngle(thigh, reach, shin);
+      const double kneeFlex = cornerAngle(thigh, shin, reach) - cornerAngle(thigh, shin, d);
+      p.set(leg.upLeg, about(-Vec3::UnitX(), hipFlex / kRad));
+      p.set(leg.leg, about(Vec3::UnitX(), kneeFlex / kRad));
+      p.set(leg.foot, about(-Vec3::UnitX(), (kneeFlex - hipFlex) / kRad));
+      swing[side] = hipFlex;
+    }
+    // Arms down, elbows bent, swinging against the legs; the trunk leans
+    // forward a little and twists with the hips.
+    const double armSwing = 0.8 * (swing[1] - swing[0]) / kRad;
+    p.set(leftArm, about(-Vec3::UnitX(), armSwing) * about(-Vec3::UnitZ(), 70 * effort));
+    p.set(rightArm, about(-Vec3::UnitX(), -armSwing) * about(Vec3::UnitZ(), 70 * effort));
+    p.set(leftForeArm, about(-Vec3::UnitY(), 80 * effort));
+    p.set(rightForeArm, about(Vec3::UnitY(), 80 * effort));
+    p.set(spine, about(Vec3::UnitX(), 8 * effort));
+    p.set(chest, about(Vec3::UnitY(), 0.2 * armSwing));
   });
 }
 

@@ -197,6 +197,51 @@ TEST(Motions, WalkInPlaceKeepsAFootOnTheGround) {
   }
 }
 
+// The generated run: 3 m/s at full speed, a step every 0.35 s with the
+// stance foot planted (no sliding, on the ground), both feet off the ground
+// in flight, and still at both ends.
+TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
+  const MotionClip clip = makeRunClip(humanoid(), 8.0, 120);
+  EXPECT_NO_THROW(clip.validate("run"));
+  EXPECT_EQ(clip.frameCount, 961);
+  const int32_t hips = jointIndex(clip, "Hips");
+  const int32_t feet[2] = {jointIndex(clip, "LeftFoot"), jointIndex(clip, "RightFoot")};
+  const std::vector<Vec3> rest = humanoid().restPositions();
+  const double ankle = rest[size_t(feet[0])].y();
+  // Full speed from 1.5 s to 6.5 s: 3 m/s on average over whole steps.
+  const double z2 = jointPositionsAt(clip, 2.1)[hips].z(), z6 = jointPositionsAt(clip, 2.1 + 10 * 0.35)[hips].z();
+  EXPECT_NEAR((z6 - z2) / 3.5, 3.0, 0.01);
+  // Each step's stance foot stays where it landed, on the ground.
+  for (int k = 6; k < 18; ++k) {
+    const int32_t foot = feet[k % 2];
+    const Vec3 landed = jointPositionsAt(clip, k * 0.35 + 0.01)[foot];  // frames either side of a touch-down differ
+    EXPECT_NEAR(landed.y(), ankle, 2e-3) << "step " << k;
+    for (double u = 0.02; u < 0.195; u += 0.02)
+      EXPECT_LT((jointPositionsAt(clip, k * 0.35 + u)[foot] - landed).norm(), 2e-3) << "step " << k << " + " << u << " s";
+    // In the flight that follows, both feet are off the ground.
+    const std::vector<Vec3> mid = jointPositionsAt(clip, k * 0.35 + 0.21 + 0.07);
+    for (int32_t f : feet) EXPECT_GT(mid[f].y() - ankle, 0.01) << "flight after step " << k;
+  }
+  // The root falls freely in flight: its height is a parabola of -g/2 t^2.
+  const double t0 = 8 * 0.35 + 0.21, dt = 0.05;
+  const double y0 = jointPositionsAt(clip, t0)[hips].y(), y1 = jointPositionsAt(clip, t0 + dt)[hips].y(),
+               y2 = jointPositionsAt(clip, t0 + 2 * dt)[hips].y();
+  EXPECT_NEAR((y2 - 2 * y1 + y0) / (dt * dt), -9.81, 0.3);
+  // Standing at both ends: every joint within a degree of its rest pose (the
+  // feet's last steps are a few millimetres from under the hips).
+  const int32_t n = clip.channelCount();
+  for (const ClipJoint& j : clip.joints)
+    for (int32_t c = 0; c < int32_t(j.channels.size()); ++c) {
+      const size_t i = size_t(j.firstChannel + c);
+      if (i < 3) continue;
+      EXPECT_NEAR(clip.values[i], 0.0, 1.0) << j.name << " channel " << c;  // degrees
+      EXPECT_NEAR(clip.values[(clip.frameCount - 1) * size_t(n) + i], 0.0, 1.0) << j.name << " channel " << c;
+    }
+  EXPECT_NEAR(jointPositionsAt(clip, 8.0)[hips].y(), rest[size_t(hips)].y(), 1e-6);
+  EXPECT_THROW(makeRunClip(humanoid(), 2.5), InputError);
+  EXPECT_THROW(makeRunClip(humanoid(), 8.0, 120, 0.0), InputError);
+}
+
 TEST(Motions, ClipsAreSmooth) {
   for (const auto& [name, clip] : allClips()) {
     SCOPED_TRACE(name);
