@@ -38,7 +38,7 @@ namespace {
 // of the clip, in window 15 of 30: every sample fell; the best: its root
 // sank ... (cost terms: pose ...)".
 std::string failedWindowText(const control::SamconSearch& search, double clipStart) {
-  const int32_t w = search.windowsDone() - 1;
+  const int32_t w = search.windowsDone();  // the failed window (not kept)
   const ControlWindow& window = search.problem().windows[size_t(w)];
   const control::CostTerms& best = search.reports().back().best;
   std::ostringstream o;

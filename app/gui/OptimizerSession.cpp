@@ -111,6 +111,7 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
         stopped = tr("stopped by the user");
         break;
       }
+      if (search.failed()) break;  // the failed window is not kept: the controller so far stays
       ControllerObject c = control::makeControllerObject(project, spec, prep, search, name.toStdString());
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const int done = search.windowsDone();
@@ -125,7 +126,7 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
       const double cost = r.best.total;
       post([this, k = r.window, cost, rate, left] { emit windowFinished(k, cost, rate, left); });
     }
-    if (search.failed()) stopped = tr("every sample of window %1 fell").arg(search.windowsDone());
+    if (search.failed()) stopped = tr("every sample of window %1 fell").arg(search.windowsDone() + 1);
   } catch (const Cancelled&) {
     stopped = tr("stopped by the user");
   } catch (const std::exception& e) {

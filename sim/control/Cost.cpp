@@ -42,7 +42,7 @@ std::string fallReason(const CostTerms& c) {
   if (c.sank && c.tipped) return "its root sank below 40% of the reference's height and tilted past 60 degrees";
   if (c.sank) return "its root sank below 40% of the reference's height";
   if (c.tipped) return "it tilted past 60 degrees from the reference's orientation";
-  if (c.fallen) return "its state stopped being finite";
+  if (c.fallen) return "the simulation became unstable (the servos or the contact too stiff for the time step)";
   return {};
 }
 

@@ -303,10 +303,15 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
     report.best = outcomes[size_t(best.front().first)].cost;
     report.timeScale = top.steps * problem_.settings.dt / layout.referenceDuration;
   }
-  // Every sample fell (or blew up): the search cannot go on from here.
-  if (next.empty() || next.front().cost >= kFallenCost) failed_ = true;
-  if (!next.empty()) kept_ = std::move(next);
-  ++done_;
+  // Every sample fell (or blew up): the search cannot go on from here. The
+  // window is not kept: the path and states stay those of the windows that
+  // worked (an unstable sample's state is not even at the window's end).
+  if (next.empty() || next.front().cost >= kFallenCost) {
+    failed_ = true;
+  } else {
+    kept_ = std::move(next);
+    ++done_;
+  }
   report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   reports_.push_back(report);
   return report;

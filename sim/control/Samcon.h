@@ -128,7 +128,9 @@ class SamconSearch {
   int32_t windowCount() const { return int32_t(problem_.windows.size()); }
   int32_t windowsDone() const { return done_; }
   bool finished() const { return done_ == windowCount() || failed_; }
-  bool failed() const { return failed_; }   // every sample of a window fell: the search stops there
+  // Every sample of window windowsDone() fell: the search stops there, with
+  // the windows before it (reports() has the failed window's last).
+  bool failed() const { return failed_; }
   WindowReport runWindow(const Progress& progress = Progress::none());
   // The best path so far: the windows done, from the best kept state back to the start.
   std::vector<ControlWindow> best() const;

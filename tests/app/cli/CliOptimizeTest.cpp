@@ -247,6 +247,14 @@ TEST(CliOptimize, ASegmentItCannotPerformSaysWhereItFell) {
   const Project p = loadProject(out);
   ASSERT_EQ(p.controllers.size(), 1u) << "the windows done are kept";
   EXPECT_EQ(int(p.controllers[0].windows.size()), done);
+  // Servos so stiff (40 Hz) that every sample of a window blows up: the
+  // windows before it are kept and replay (no internal error), exit 2.
+  const ProcessResult stiff = cli(dir, {"optimize", kProject, "--clip", kClip, "--start", "1", "--end", "2.7", "--pd-frequency",
+                                        "40", "--samples", "1", "--noise", "0", "--time-scaling", "off", "--threads", "1",
+                                        "-o", dir.file("stiff.sinew")});
+  EXPECT_EQ(stiff.exitCode, 2) << stiff.out << stiff.err;
+  EXPECT_NE(stiff.err.find("the simulation became unstable"), std::string::npos) << stiff.err;
+  EXPECT_NE(stiff.out.find("replay matches the search"), std::string::npos) << stiff.out;
   // Servos too weak to hold even the first pose (0.1 Hz): the flesh blows up
   // while settling; that is the segment's problem, said as such (exit 2).
   const ProcessResult weak = cli(dir, {"optimize", kProject, "--clip", kClip, "--start", "8", "--end", "9", "--pd-frequency",
