@@ -25,6 +25,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
+#include <QPainter>
 #include <QProgressDialog>
 #include <QScreen>
 #include <QSpinBox>
@@ -707,6 +708,44 @@ TEST_F(SimulateTest, ShippedTurnControllerPlaysFromTheControlPanel) {
   window->grab().save("/tmp/sinew-turn-hud.png");
   timeline->grab().save("/tmp/sinew-turn-timeline.png");
   window->findChild<QDockWidget*>("dockSimulate")->grab().save("/tmp/sinew-turn-ended.png");
+}
+
+// The shipped jump (01_01 1.0-2.7 s, the first jump) plays from the Control
+// panel: the character crouches, leaves the ground and is up after landing,
+// at the controller's end (1.64 s). A strip of the viewport seen from the side
+// every 0.2 s over the jump (scrubbed on the timeline) is saved to
+// /tmp/sinew-jump-strip.png (docs/images/jump-strip.png is a copy).
+TEST_F(SimulateTest, ShippedJumpControllerJumpsFromTheControlPanel) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew");
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped jump project";
+  playsUpWithItsGhost(panel, "01_01 1-2.7 s", 1.6, "/tmp/sinew-jump-play.png");
+  SimulationController* sim = window->simulation();
+  auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
+  ASSERT_NE(timeline, nullptr);
+  const std::vector<SimMeasures> m = sim->frameMeasures(0, nullptr);
+  double lowest = 1e9, highest = -1e9;
+  for (const SimMeasures& f : m) lowest = std::min(lowest, f.centerOfMass.y()), highest = std::max(highest, f.centerOfMass.y());
+  EXPECT_GT(highest - m.front().centerOfMass.y(), 0.15) << "the centre of mass rises in the jump";
+  EXPECT_LT(lowest, m.front().centerOfMass.y() - 0.05) << "it crouches before";
+
+  render::Camera& camera = window->viewport()->camera();
+  camera.target = Vec3(0, 1.0, 0.45);
+  camera.distance = 3.8;
+  camera.lookAlong(render::Camera::Axis::Side);
+  std::vector<QImage> frames;
+  for (double t = 0.6; t < 1.61; t += 0.2) {
+    timeline->setValue(int(std::lround(t / sim->frameTime())));
+    QTest::qWait(100);
+    const QImage shot = window->viewport()->grabFramebuffer();
+    // The middle 60%, below the HUD's lines.
+    frames.push_back(shot.copy(shot.width() / 5, 40, 3 * shot.width() / 5, shot.height() - 40));
+  }
+  QImage strip(frames.front().width() * int(frames.size()), frames.front().height(), QImage::Format_RGB32);
+  QPainter paint(&strip);
+  for (size_t i = 0; i < frames.size(); ++i) paint.drawImage(int(i) * frames.front().width(), 0, frames[i]);  // the HUD says the time
+  paint.end();
+  strip.save("/tmp/sinew-jump-strip.png");
+  EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 
 // Fit Feedback fits the selected controller's feedback by least squares in the
