@@ -332,6 +332,8 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
   if (windows > problem_.windows.size())
     throw InputError("--resume", "the saved search has " + std::to_string(windows) + " windows; this segment has " +
                                      std::to_string(problem_.windows.size()));
+  for (const auto& path : kept)
+    if (path.size() != windows) throw InputError("--resume", "the saved kept paths differ in length");
   const double dt = problem_.settings.dt;
   // The paths share their beginnings: level by level, each distinct window
   // (after the same parent) is simulated once. `at[p]`: path p's node on the
@@ -343,7 +345,6 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
     std::vector<SampleTask> tasks;
     std::vector<int32_t> next(kept.size());
     for (size_t p = 0; p < kept.size(); ++p) {
-      if (kept[p].size() != windows) throw InputError("--resume", "the saved kept paths differ in length");
       const ControlWindow& w = kept[p][k];
       if (w.referenceStart != layout.referenceStart || w.referenceDuration != layout.referenceDuration ||
           w.targets.size() != layout.targets.size())

@@ -453,10 +453,11 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
   o.reference = clipFromJson(field<json>(c, "reference", ctx, path), blobs, path);
   o.settings = c.value("settings", "");
   o.windows = windowsFromJson(c, blobs, o.jointMap.size(), ctx, path);
-  if (c.contains("searchKept") && !c.at("searchKept").is_array())
-    throw InputError(path, ctx + ": searchKept must be an array of window lists");
-  if (c.contains("searchKept"))
-    for (const json& kept : c.at("searchKept")) o.searchKept.push_back(windowsFromJson(kept, blobs, o.jointMap.size(), ctx + " kept search path", path));
+  if (c.contains("searchKept")) {
+    if (!c.at("searchKept").is_array()) throw InputError(path, ctx + ": searchKept must be an array of window lists");
+    for (const json& kept : c.at("searchKept"))
+      o.searchKept.push_back(windowsFromJson(kept, blobs, o.jointMap.size(), ctx + " kept search path", path));
+  }
   if (c.contains("feedback")) {
     const json& f = c.at("feedback");
     o.feedback.joints = field<std::vector<int32_t>>(f, "joints", ctx + " feedback", path);
