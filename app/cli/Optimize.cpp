@@ -352,8 +352,9 @@ int optimize(const OptimizeArgs& args) {
     liu2013::applyScene(project.simulation, physics);
     physics.threads = threads;
     control::ControllerRun run = control::prepareControllerRun(project, saved, physics, o.feedback);
+    const double dt = run.solver->dt();  // the controller's step
     int64_t steps = 0;
-    for (const ControlWindow& w : saved.windows) steps += std::llround(w.duration / physics.dt);
+    for (const ControlWindow& w : saved.windows) steps += std::llround(w.duration / dt);
     for (int64_t i = 0; i < steps; ++i) run.solver->step();
     liu2013::Liu2013State replayed = run.solver->state();
     replayed.policyWindow = search.bestState().policyWindow;  // held by the policy, not set by hand
@@ -361,7 +362,7 @@ int optimize(const OptimizeArgs& args) {
     const bool same = replayed == search.bestState();
     const control::CostTerms end = control::trackingCost(
         run.reference->features(run.solver->state().skeleton),
-        run.reference->features(run.policy->referenceTime(run.solver->time() - 0.5 * physics.dt)), o.weights);
+        run.reference->features(run.policy->referenceTime(run.solver->time() - 0.5 * dt)), o.weights);
     summary["controller"] = name;
     summary["duration"] = saved.duration();
     summary["replay"] = {{"matches_search", same}, {"end_cost", end.total}, {"end_fell", end.fallen},

@@ -77,8 +77,9 @@ QAbstractSpinBox* searchBox(QWidget* parent, const std::string& name) {
   if (spec->integer) {
     box = intBox(parent, object.toLatin1().constData(), int(spec->min), int(spec->max), int(spec->defaultValue));
   } else {
-    box = doubleBox(parent, object.toLatin1().constData(), spec->min, spec->max, spec->defaultValue, 3,
-                    spec->defaultValue > 0 ? spec->defaultValue / 10 : 0.01,
+    const bool fine = spec->max < 0.01;  // a time step: tenths of a millisecond
+    box = doubleBox(parent, object.toLatin1().constData(), spec->min, spec->max, spec->defaultValue, fine ? 4 : 3,
+                    spec->defaultValue > 0 ? spec->defaultValue / 10 : fine ? 0.0001 : 0.01,
                     spec->unit.empty() ? QString() : " " + QString::fromStdString(spec->unit));
   }
   box->setToolTip(tip);
@@ -145,6 +146,8 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   noise_ = static_cast<QDoubleSpinBox*>(searchBox(search, "noise"));
   pdFrequency_ = static_cast<QDoubleSpinBox*>(searchBox(search, "pd-frequency"));
   stanceAngle_ = static_cast<QDoubleSpinBox*>(searchBox(search, "stance-angle"));
+  step_ = static_cast<QDoubleSpinBox*>(searchBox(search, "step"));
+  step_->setSpecialValueText(tr("project's"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);
@@ -179,6 +182,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   sf->addRow(tr("Noise"), noise_);
   sf->addRow(tr("PD frequency"), pdFrequency_);
   sf->addRow(tr("Stance angle"), stanceAngle_);
+  sf->addRow(tr("Time step"), step_);
   auto* checks = new QHBoxLayout;
   checks->addWidget(timeScaling_);
   checks->addWidget(idInit_);
@@ -409,6 +413,7 @@ control::OptimizeSpec ControllerPanel::spec() const {
       s.jointMap.push_back(box->currentData().toString().toStdString());
   s.pdFrequency = pdFrequency_->value();
   s.stanceAngle = stanceAngle_->value();
+  s.step = step_->value();
   control::SamconOptions& o = s.samcon;
   o.samples = samples_->value();
   o.keep = keep_->value();

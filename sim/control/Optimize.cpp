@@ -50,6 +50,7 @@ std::string specToJson(const OptimizeSpec& s) {
           {{"pose", w.pose}, {"root", w.root}, {"position", w.position}, {"endEffector", w.endEffector},
            {"balance", w.balance}, {"velocity", w.velocity}}}};
   if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
+  if (s.step > 0) j["step"] = s.step;  // absent: the project's (as before it could be chosen)
   return j.dump();
 }
 
@@ -67,6 +68,7 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("frameRate", s.frameRate);
     get("pdFrequency", s.pdFrequency);
     get("stanceAngle", s.stanceAngle);
+    get("step", s.step);
     get("jointMap", s.jointMap);
     SamconOptions& o = s.samcon;
     get("window", o.window);
@@ -100,9 +102,11 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
   return s;
 }
 
-liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency, double stanceAngle) {
+liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency, double stanceAngle,
+                                             double step) {
   liu2013::ModelOptions o = liu2013::modelOptionsFor(project.simulation);
   if (pdFrequency > 0) o.pdFrequency = pdFrequency;
+  if (step > 0) o.stableStep = step;
   o.stanceAngle = stanceAngle;  // legs that can carry the body (see ModelOptions); 0: inertia alone
   return o;
 }
@@ -232,8 +236,9 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   PreparedOptimization out;
   SamconProblem& p = out.problem;
   p.options = o;
-  p.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, spec.pdFrequency, spec.stanceAngle));
+  p.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, spec.pdFrequency, spec.stanceAngle, spec.step));
   p.settings = searchSettings(project);
+  if (spec.step > 0) p.settings.dt = spec.step;
 
   progress.update(0.2, "retargeting");
   JointMap map;
@@ -304,6 +309,7 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   c.reference = prepared.retarget.clip;
   c.pdFrequency = spec.pdFrequency;
   c.stanceAngle = spec.stanceAngle;
+  c.step = prepared.problem.settings.dt;  // plays at the step it was made at, whatever the project's becomes
   c.windows = search.best();
   c.feedback = search.problem().feedback;
   // A stopped search keeps the windows done, and their gains.
@@ -364,7 +370,9 @@ ControllerRun prepareControllerRun(const Project& project, const ControllerObjec
   if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
   controller.validate(project.name, project.skeleton->skeleton.size());
   ControllerRun run;
-  run.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency, controller.stanceAngle));
+  run.model = liu2013::buildLiu2013Model(
+      project, controllerModelOptions(project, controller.pdFrequency, controller.stanceAngle, controller.step));
+  if (controller.step > 0) settings.dt = controller.step;
   run.reference = std::make_shared<ReferenceMotion>(*run.model, controller.reference);
   run.policy = std::make_shared<ControllerPolicy>(controller, run.reference, feedback, settings.dt);
   settings.drive = DriveMode::Hold;  // the policy replaces the drive
@@ -394,9 +402,11 @@ RolloutBench makeRolloutBench(const Project& project, const ControllerObject& co
   if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
   controller.validate(project.name, project.skeleton->skeleton.size());
   RolloutBench b;
-  b.model = liu2013::buildLiu2013Model(project, controllerModelOptions(project, controller.pdFrequency, controller.stanceAngle));
+  b.model = liu2013::buildLiu2013Model(
+      project, controllerModelOptions(project, controller.pdFrequency, controller.stanceAngle, controller.step));
   b.reference = std::make_shared<ReferenceMotion>(*b.model, controller.reference);
   liu2013::applyScene(project.simulation, b.settings);
+  if (controller.step > 0) b.settings.dt = controller.step;
   b.settings.threads = 1;
   b.start = settledStart(b.model, b.settings, project.skeleton->skeleton, *b.reference);
   b.steps = int(std::lround(controller.duration() / b.settings.dt));

@@ -25,6 +25,7 @@ struct OptimizeSpec {
   double frameRate = 0;                  // of the retargeted reference (0: the clip's)
   double pdFrequency = 5;                // Hz: the skeleton's PD gains (kp = I (2 pi f)^2)
   double stanceAngle = 0.1;              // rad: leg servos stiffened to carry the body (liu2013::ModelOptions; 0: the paper's plain gains)
+  double step = 0;                       // s: the Liu 2013 step of the search and of its controller (0: the project's)
   SamconOptions samcon;
 };
 
@@ -79,7 +80,8 @@ class ControllerPolicy final : public liu2013::TargetPolicy {
 
 // A simulation of the project's character playing `controller`: the model
 // with the controller's PD gains, posed at the reference's start, driven by a
-// ControllerPolicy. `settings` gives the physics (the drive is replaced).
+// ControllerPolicy. `settings` gives the physics (the drive is replaced, and
+// the step is the controller's when it has one).
 struct ControllerRun {
   std::shared_ptr<const liu2013::Liu2013Model> model;
   std::shared_ptr<const ReferenceMotion> reference;
@@ -172,7 +174,9 @@ std::vector<std::vector<double>> fitLinearMap(const std::vector<FeedbackPair>& p
 liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> model, const liu2013::Settings& settings,
                                    const Skeleton& skeleton, const ReferenceMotion& reference);
 
-// The model options a controller was made with.
-liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency, double stanceAngle);
+// The model options a controller was made with (`step`: its time step, the
+// one its masses are made stable for; 0: the project's).
+liu2013::ModelOptions controllerModelOptions(const Project& project, double pdFrequency, double stanceAngle,
+                                             double step = 0);
 
 }  // namespace sinew::control

@@ -20,6 +20,7 @@ Slot slot(OptimizeSpec& s, const std::string& name) {
   if (name == "noise") return {&o.noise, nullptr};
   if (name == "pd-frequency") return {&s.pdFrequency, nullptr};
   if (name == "stance-angle") return {&s.stanceAngle, nullptr};
+  if (name == "step") return {&s.step, nullptr};
   throw InputError(name, "is not a parameter of the controller search");
 }
 
@@ -40,7 +41,10 @@ const std::vector<ParamSpec>& searchParams() {
         {"pd-frequency", "Hz", s.pdFrequency, 0.1, 99, false, "PD servo natural frequency"},
         {"stance-angle", "rad", s.stanceAngle, 0, 1, false,
          "Leg servos stiff enough to carry the body with about this error (0: gains from the limbs' inertia alone, as "
-         "in the paper)"}};
+         "in the paper)"},
+        {"step", "s", s.step, 0, kMaxControllerStep, false,
+         "Time step of the search and of the controller it makes, at least 0.0001 s (0: the project's Liu 2013 step, "
+         "0.0005 s by default; the masses and the sticking friction are made stable for it)"}};
   }();
   return table;
 }
@@ -65,6 +69,8 @@ void checkSearchParams(const OptimizeSpec& spec) {
       throw InputError("--" + e.file(), e.problem());
     }
   }
+  if (spec.step > 0 && spec.step < kMinControllerStep)
+    throw InputError("--step", "must be 0 (the project's step) or at least " + std::to_string(kMinControllerStep) + " s");
 }
 
 }  // namespace sinew::control

@@ -195,6 +195,7 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
          {"windows", windows["windows"]},
          {"targets", windows["targets"]},
          {"settings", c.settings}};
+  if (c.step > 0) o["step"] = c.step;  // optional (added within version 3): absent is the project's step
   if (!c.searchKept.empty()) {  // optional (added within version 3)
     json kept = json::array();
     for (const auto& path : c.searchKept) kept.push_back(windowsToJson(path, blobs));
@@ -450,6 +451,7 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
   o.jointMap = field<std::vector<std::string>>(c, "jointMap", ctx, path);
   o.pdFrequency = c.value("pdFrequency", 0.0);
   o.stanceAngle = c.value("stanceAngle", 0.1);  // files before it was saved: the search's fixed 0.1
+  if (c.contains("step")) o.step = field<double>(c, "step", ctx, path);
   o.reference = clipFromJson(field<json>(c, "reference", ctx, path), blobs, path);
   o.settings = c.value("settings", "");
   o.windows = windowsFromJson(c, blobs, o.jointMap.size(), ctx, path);

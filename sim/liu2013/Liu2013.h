@@ -65,6 +65,8 @@ struct ModelOptions {
   // freedom), with k its elements' summed stiffness (Gershgorin), plus along
   // the ground's normal the contact stiffness and damping of the surface
   // embedded in it, or across it that surface's sticking friction as c.
+  // Across it, a sticking drag the step cannot take explicitly is
+  // integrated implicitly instead (Liu2013Model::vertexImplicitDrag).
   // The paper's 0.5 ms by default.
   double stableStep = 0.0005;
   double contactStiffness = kContactStiffness;  // the run's contact (Settings), for that bound
@@ -135,6 +137,7 @@ struct Liu2013Model {
   std::vector<Vec3> surfaceRest;
   Embedding embedding;
   std::vector<double> vertexArea;            // contact area per surface vertex, m^2
+  std::vector<uint8_t> vertexImplicitDrag;   // its sticking friction is integrated implicitly (ModelOptions::stableStep)
   // Skeleton: one link per skeleton joint (same order).
   dyn::ArticulatedModel skeleton;
   std::vector<Transform> linkRest;           // world rest pose of each link frame
@@ -145,6 +148,7 @@ struct Liu2013Model {
   std::vector<double> elementStableStep;    // s, per element (same estimate)
   double stableStepEstimate = 0;            // s: explicit step limit, roughly (element stiffness vs its lightest node)
   std::vector<double> nodeStableStep;       // s, per node: 2 sqrt(m / k), k its elements' summed stiffness (nNodes)
+  std::vector<uint8_t> nodeImplicitDrag;    // per node: the sticking drag would be unstable explicit at stableStep
   size_t massScaledNodes = 0;               // nodes given mass for ModelOptions::stableStep
   double addedMass = 0;                     // kg those nodes were given
 

@@ -221,6 +221,7 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
       }
     }
     m.nodeStableStep.assign(nNodes, std::numeric_limits<double>::infinity());
+    m.nodeImplicitDrag.assign(nNodes, 0);
     const double h = options.stableStep;
     for (size_t i = 0; i < nNodes; ++i) {
       // Along the ground's normal: elastic and contact stiffness, contact
@@ -229,7 +230,14 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
       const double kn = ke + options.contactStiffness * a, cn = options.contactDamping * a;
       const double ct = kStickingDampingFactor * options.contactDamping * a;
       if (!(kn > 0)) continue;
-      const double needed = h > 0 ? std::max(h * h * kn + 2 * h * cn, h * h * ke + 2 * h * ct) / 4.0 : 0.0;
+      // Where the sticking drag would make the explicit step unstable, the
+      // solver integrates it implicitly (unconditionally stable) instead of
+      // the node being made heavier; elsewhere it stays explicit, as in the
+      // paper.
+      const bool implicitDrag = h > 0 && ct > 0 && m.nodeMass[i] < 0.9 * (h * h * ke + 2 * h * ct) / 4.0;
+      m.nodeImplicitDrag[i] = implicitDrag ? 1 : 0;
+      const double dragBudget = implicitDrag ? 0.0 : 2 * h * ct;
+      const double needed = h > 0 ? std::max(h * h * kn + 2 * h * cn, h * h * ke + dragBudget) / 4.0 : 0.0;
       // Gershgorin sums over-estimate the largest eigenvalue: act on nodes
       // more than 5 % past the bound (0.9 of the mass it asks for).
       if (m.nodeMass[i] > 0 && m.nodeMass[i] < 0.9 * needed) {
@@ -244,7 +252,7 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
       const auto largest = [&](double k, double c) {
         return k > 0 ? (-c + std::sqrt(c * c + 4 * k * m.nodeMass[i])) / k : 2 * m.nodeMass[i] / std::max(c, 1e-300);
       };
-      if (m.nodeMass[i] > 0) m.nodeStableStep[i] = std::min(largest(kn, cn), largest(ke, ct));
+      if (m.nodeMass[i] > 0) m.nodeStableStep[i] = std::min(largest(kn, cn), largest(ke, implicitDrag ? 0.0 : ct));
     }
   }
   m.poseDamping.resize(nNodes);
@@ -397,6 +405,10 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     if (t < 0 || t >= static_cast<int32_t>(nTets))
       throw InputError(cage->name, "surface vertex " + std::to_string(v) + " is embedded in a tetrahedron that does not exist: rebuild the rig");
   }
+  // A surface vertex's sticking drag reaches its tetrahedron's four nodes: implicit if it is for any of them.
+  m.vertexImplicitDrag.assign(m.embedding.vertexCount(), 0);
+  for (size_t v = 0; v < m.embedding.vertexCount(); ++v)
+    for (int32_t n : m.tets[size_t(m.embedding.tet[v])]) m.vertexImplicitDrag[v] |= m.nodeImplicitDrag[size_t(n)];
   m.elements = makeElementBlocks(m.tets, m.restShapeInverse, m.mu, m.lambda, m.restVolume);
   return model;
 }

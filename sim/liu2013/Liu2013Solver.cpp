@@ -52,6 +52,9 @@ struct Liu2013Solver::Scratch {
   std::vector<Vec3> dampingForce;          // pose-based damper force per node
   std::vector<Vec3> vertexForce;           // contact (and grab) force per surface vertex
   std::vector<uint8_t> vertexTouched;
+  std::vector<Mat3> vertexDrag;            // implicit sticking drag c (I - n n^T) per surface vertex (vertexTouched & 2)
+  std::vector<Mat3> nodeDrag;              // ...gathered on the free nodes, for integrate() (zero elsewhere)
+  std::vector<int32_t> draggedNodes;       // the free nodes with a nonzero nodeDrag this step
   std::vector<dyn::LinkWrench> wrenches;
   std::vector<int32_t> clipJointOfLink;    // -1: not in the clip
   std::vector<Transform> colliderPose;     // of settings.colliders
@@ -334,6 +337,10 @@ void Liu2013Solver::accumulateForces() {
   const size_t nVerts = m.embedding.vertexCount();
   sc.vertexForce.resize(nVerts);
   sc.vertexTouched.assign(nVerts, 0);
+  sc.vertexDrag.resize(nVerts);
+  for (int32_t i : sc.draggedNodes) sc.nodeDrag[size_t(i)].setZero();
+  sc.draggedNodes.clear();
+  sc.nodeDrag.resize(nNodes, Mat3::Zero());
   if (tg.contact) {
     const double ks = settings_.contactStiffness, kd = settings_.contactDamping, mu = settings_.friction;
     sc.arena.execute([&] {
@@ -347,6 +354,7 @@ void Liu2013Solver::accumulateForces() {
             vel += phi[k] * state_.v[tet[k]];
           }
           Vec3 f = Vec3::Zero();
+          Mat3 drag3 = Mat3::Zero();
           auto respond = [&](const dyn::ContactPoint& c, double friction) {
             if (c.depth <= 0) return;
             const double area = m.vertexArea[v];
@@ -357,8 +365,13 @@ void Liu2013Solver::accumulateForces() {
             const double speed = vt.norm();
             Vec3 ft = Vec3::Zero();
             if (speed > 1e-12) {
-              const double viscous = kStickingDampingFactor * area * kd * speed;  // sticking regime
-              ft = -std::min(friction * fn, viscous) * (vt / speed);
+              const double drag = kStickingDampingFactor * area * kd;  // sticking regime: viscous
+              if (drag * speed < friction * fn && m.vertexImplicitDrag[v]) {
+                // Sticking, where the step cannot take the drag explicitly: integrate() applies it implicitly.
+                drag3 += drag * (Mat3::Identity() - c.normal * c.normal.transpose());
+              } else {
+                ft = -std::min(friction * fn, drag * speed) * (vt / speed);
+              }
             }
             f += fn * c.normal + ft;
           };
@@ -367,6 +380,10 @@ void Liu2013Solver::accumulateForces() {
             respond(dyn::probe(settings_.colliders[c], sc.colliderPose[c], p), settings_.colliders[c].friction);
           sc.vertexForce[v] = f;
           sc.vertexTouched[v] = f.squaredNorm() > 0 ? 1 : 0;
+          if (!drag3.isZero(0)) {
+            sc.vertexDrag[v] = drag3;
+            sc.vertexTouched[v] |= 2;
+          }
         }
       });
     });
@@ -387,6 +404,21 @@ void Liu2013Solver::accumulateForces() {
     const Tet& tet = m.tets[m.embedding.tet[v]];
     const auto& phi = m.embedding.weights[v];
     for (int k = 0; k < 4; ++k) sc.force[tet[k]] += phi[k] * sc.vertexForce[v];
+    if (sc.vertexTouched[v] & 2) {
+      // The implicit drag, lumped on each node as if the tetrahedron moved
+      // with it; a node fixed to a bone (far heavier) takes it explicitly.
+      Vec3 u = Vec3::Zero();
+      for (int k = 0; k < 4; ++k) u += phi[k] * state_.v[tet[k]];
+      for (int k = 0; k < 4; ++k) {
+        const size_t n = size_t(tet[k]);
+        if (m.nodeLink[n] >= 0) {
+          sc.force[n] -= phi[k] * (sc.vertexDrag[v] * u);
+        } else if (phi[k] != 0) {
+          if (sc.nodeDrag[n].isZero(0)) sc.draggedNodes.push_back(int32_t(n));
+          sc.nodeDrag[n] += std::abs(phi[k]) * sc.vertexDrag[v];
+        }
+      }
+    }
   }
   auto t2 = Clock::now();
   times_.contact += seconds(t1, t2);
@@ -431,10 +463,13 @@ void Liu2013Solver::integrate() {
   }
   auto t1 = Clock::now();
   times_.skeleton += seconds(t0, t1);
-  for (int32_t i : m.freeNodes) {
-    state_.v[i] += h * (sc.force[i] / m.nodeMass[i] + g);
-    state_.x[i] += h * state_.v[i];
+  for (int32_t i : m.freeNodes) state_.v[i] += h * (sc.force[i] / m.nodeMass[i] + g);
+  // The sticking drag the step cannot take explicitly: (m + h D) v' = m v*.
+  for (int32_t i : sc.draggedNodes) {
+    const double mass = m.nodeMass[size_t(i)];
+    state_.v[i] = (mass * Mat3::Identity() + h * sc.nodeDrag[size_t(i)]).ldlt().solve(mass * state_.v[i]);
   }
+  for (int32_t i : m.freeNodes) state_.x[i] += h * state_.v[i];
   state_.time += h;
   ++state_.steps;
   times_.integrate += seconds(t1, Clock::now());

@@ -28,6 +28,9 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
                                   " rows for " + std::to_string(jointCount) + " joints)");
   if (!(start >= 0 && end > start && std::isfinite(end))) throw InputError(context, what + ": bad segment");
   if (!(stanceAngle >= 0 && stanceAngle <= 1)) throw InputError(context, what + ": stanceAngle must lie in [0, 1] rad");
+  if (!(step == 0 || (step >= kMinControllerStep && step <= kMaxControllerStep)))
+    throw InputError(context, what + ": step must be 0 (the project's) or lie in [" + std::to_string(kMinControllerStep) +
+                                  ", " + std::to_string(kMaxControllerStep) + "] s");
   reference.validate(context + ": " + what + " reference");
   auto checkWindow = [&](const ControlWindow& w, const std::string& where) {
     if (!(w.duration > 0 && w.referenceDuration > 0 && w.referenceStart >= 0) || !std::isfinite(w.duration) ||

@@ -38,6 +38,9 @@ struct FeedbackPolicy {
   bool empty() const { return gains.empty(); }
 };
 
+// The time steps a controller may be made at and played at (s).
+inline constexpr double kMinControllerStep = 1e-4, kMaxControllerStep = 5e-3;
+
 struct ControllerObject {
   ObjectId id = 0;
   std::string name;
@@ -47,6 +50,7 @@ struct ControllerObject {
   MotionClip reference;                  // the retargeted segment, on the character's skeleton
   double pdFrequency = 0;                // Hz: the PD gains it was made for (0: the solver's default)
   double stanceAngle = 0.1;              // rad: the leg servos' stance stiffening it was made for (0: none; liu2013::ModelOptions)
+  double step = 0;                       // s: the Liu 2013 time step it was made at and plays at (0: the project's)
   std::vector<ControlWindow> windows;
   FeedbackPolicy feedback;
   std::string settings;                  // the optimiser's settings, JSON (for the record and to rerun)

@@ -376,30 +376,43 @@ BENCHMARK(BM_Liu2013Step)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRea
 // Controller search (Liu et al. 2013, Section 5): one 0.1 s control window of
 // CMU 01_01 (8.0-8.1 s, the standing before the turn) sampled 40 times on the
 // example character, from its settled start, with balance feedback in the
-// loop, as `sinew-cli optimize` runs it; argument = threads. items_per_second
-// is samples per second (each simulates 0.1 s, about 200 steps, and is scored).
+// loop, as `sinew-cli optimize` runs it; arguments: threads, and the time step
+// in microseconds (500: the paper's, 200 steps per sample; 1000: `optimize
+// --step 0.001`, 100). items_per_second is samples per second (each simulates
+// 0.1 s and is scored).
 static void BM_SamconWindow(benchmark::State& state) {
   constexpr int kSamples = 40;
   static const Project project =
       test::withCmuClip(loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew"));
-  static const control::PreparedOptimization prepared = [] {
+  static std::map<int64_t, control::PreparedOptimization> prepared;
+  const int64_t micros = state.range(1);
+  if (!prepared.count(micros)) {
     control::OptimizeSpec spec;
     spec.clip = "01_01";
     spec.start = 8.0;
     spec.end = 8.5;
+    spec.step = double(micros) * 1e-6;
     spec.samcon.samples = kSamples;
     spec.samcon.keep = 10;
     spec.samcon.feedback = true;
-    return control::prepareOptimization(project, spec);
-  }();
+    prepared.emplace(micros, control::prepareOptimization(project, spec));
+  }
   for (auto _ : state) {
-    control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(static_cast<int>(state.range(0))));
+    control::SamconSearch search(prepared.at(micros).problem,
+                                 control::makeThreadedEvaluator(static_cast<int>(state.range(0))));
     search.runWindow();
     benchmark::DoNotOptimize(search.bestState());
   }
   state.SetItemsProcessed(state.iterations() * kSamples);
 }
-BENCHMARK(BM_SamconWindow)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(10.0);
+BENCHMARK(BM_SamconWindow)
+    ->Args({1, 500})
+    ->Args({2, 500})
+    ->Args({1, 1000})
+    ->Args({2, 1000})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(10.0);
 
 // Li et al. 2019, Table 1 (20 local/global iterations, dt = 1/30 s): one step
 // of a generated scene dropped onto the ground, with the time split as in the

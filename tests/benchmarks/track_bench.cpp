@@ -16,7 +16,9 @@
 // Not a test: a full run (600 samples per window, 3 seeds, every segment) takes
 // many hours on 2 cores. Usage:
 //   track_bench [--samples N] [--keep K] [--seeds 1,2,3] [--threads T]
-//               [--only NAME,...] [--out DIR]
+//               [--only NAME,...] [--step SECONDS] [--out DIR]
+// (--step: the search's and its controllers' time step, as optimize --step;
+// default the project's, 0.5 ms).
 // e.g. `build/bin/track_bench --samples 60 --keep 10 --seeds 1 --only turn,walk --out /tmp/tb`.
 #include "control/Cost.h"
 #include "control/Flight.h"
@@ -66,6 +68,7 @@ const std::vector<Segment>& segments() {
 
 struct Options {
   int samples = 600, keep = 20, threads = 0;
+  double step = 0;
   std::vector<uint64_t> seeds{1, 2, 3};
   std::vector<std::string> only;
   std::string out = "track-bench";
@@ -100,6 +103,7 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   spec.samcon.seed = seed;
   spec.samcon.feedback = true;
   spec.samcon.weights.position = seg.positionWeight;
+  spec.step = o.step;
   const control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
   control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(o.threads));
   RunResult r;
@@ -127,7 +131,8 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   liu2013::Liu2013Solver& sim = *run.solver;
   const control::FootClearance feet(run.model, run.reference->feet(), physics.groundHeight);
   control::FlightTracker flight, refFlight;
-  const int64_t steps = std::llround(c.duration() / physics.dt), every = std::max<int64_t>(1, std::llround(0.01 / physics.dt));
+  const double dt = sim.dt();  // the controller's step
+  const int64_t steps = std::llround(c.duration() / dt), every = std::max<int64_t>(1, std::llround(0.01 / dt));
   bool fell = false;
   int n = 0;
   Vec3 simStart, refStart;
@@ -203,6 +208,7 @@ int main(int argc, char** argv) {
       else if (a == "--keep") o.keep = std::stoi(value());
       else if (a == "--threads") o.threads = std::stoi(value());
       else if (a == "--out") o.out = value();
+      else if (a == "--step") o.step = std::stod(value());
       else if (a == "--only") o.only = split(value());
       else if (a == "--seeds") {
         o.seeds.clear();
@@ -215,6 +221,10 @@ int main(int argc, char** argv) {
       std::cerr << "track_bench: " << a << ": " << e.what() << "\n";
       return 1;
     }
+  }
+  if (o.step != 0 && !(o.step >= kMinControllerStep && o.step <= kMaxControllerStep)) {
+    std::cerr << "track_bench: --step must be 0 or lie in [0.0001, 0.005] s\n";
+    return 1;
   }
   if (o.samples < 1 || o.keep < 1 || o.seeds.empty()) {
     std::cerr << "track_bench: --samples and --keep must be at least 1, and --seeds not empty\n";

@@ -67,6 +67,7 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_TRUE(pb.clips == loadProject(kProject).clips) << "--store-clip off leaves it out";
   EXPECT_EQ(pb.nextId, pa.nextId) << "the same ids either way";
   EXPECT_FALSE(pa.controllers[0].settings.empty());
+  EXPECT_EQ(pa.controllers[0].step, 0.0005) << "made at the project's step, and it plays at it";
 
   // project-info lists it.
   const ProcessResult info = cli(dir, {"project-info", "--json", dir.file("a.sinew")});
@@ -133,6 +134,31 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_TRUE(pf.controllers[0].windows == pa.controllers[0].windows);
   EXPECT_EQ(pf.controllers[0].feedback == pa.controllers[0].feedback, !fs["kept"].get<bool>());
   EXPECT_NE(f.out.find("pairs"), std::string::npos) << f.out;
+}
+
+// --step: the search and its controller at twice the paper's step (half the
+// steps per sample); the controller keeps its step and plays at it wherever
+// it is played, whatever the project's step.
+TEST(CliOptimize, ASearchAtTwiceThePapersStepSavesItsStepAndPlaysAtIt) {
+  const TempDir dir;
+  std::vector<std::string> args = optimizeArgs(dir.file("a.sinew"), dir.file("a.json"), "2");
+  args.insert(args.end(), {"--step", "0.001"});
+  const ProcessResult a = cli(dir, args);
+  ASSERT_EQ(a.exitCode, 0) << a.out << a.err;
+  const json stats = json::parse(test::readBytes(dir.file("a.json")));
+  EXPECT_EQ(stats["windows_done"], stats["windows_total"]);
+  EXPECT_EQ(stats["replay"]["matches_search"], true);
+  const Project p = loadProject(dir.file("a.sinew"));
+  ASSERT_EQ(p.controllers.size(), 1u);
+  EXPECT_EQ(p.controllers[0].step, 0.001);
+  EXPECT_NE(p.controllers[0].settings.find("\"step\":0.001"), std::string::npos) << p.controllers[0].settings;
+  EXPECT_FALSE(p.simulation.solverParam("liu2013", "dt")) << "the project's own step is left alone";
+  const ProcessResult s = cli(dir, {"simulate", dir.file("a.sinew"), "--controller", "stand", "--threads", "1",
+                                    "--stats-json", dir.file("r.json"), "--seconds", "0.4"});
+  ASSERT_EQ(s.exitCode, 0) << s.out << s.err;
+  EXPECT_NE(s.out.find("steps of 1 ms"), std::string::npos) << s.out;
+  const json r = json::parse(test::readBytes(dir.file("r.json")));
+  EXPECT_EQ(r["summary"]["stayed_up"], true) << s.out;
 }
 
 TEST(CliOptimize, InterruptKeepsTheWindowsDone) {
@@ -313,6 +339,12 @@ TEST(CliOptimize, BadInputIsNamed) {
   expectError({"optimize", kProject, "--clip", kClip, "--pd-frequency", "200", "-o", out},
               "--pd-frequency: 200 is out of range [0.1, 99] Hz");
   expectError({"optimize", kProject, "--clip", kClip, "--keep", "0", "-o", out}, "--keep: 0 is out of range");
+  expectError({"optimize", kProject, "--clip", kClip, "--step", "0.01", "-o", out}, "--step: 0.01 is out of range");
+  expectError({"optimize", kProject, "--clip", kClip, "--step", "0.00001", "-o", out},
+              "--step: must be 0 (the project's step) or at least 0.0001");
+  const ProcessResult nanStep = cli(dir, {"optimize", kProject, "--clip", kClip, "--step", "nan", "-o", out});
+  EXPECT_NE(nanStep.exitCode, 0);
+  EXPECT_NE(nanStep.err.find("--step: 'nan' is not a finite number"), std::string::npos) << nanStep.err;
   // A clip whose legs map to nothing: the joints are named.
   test::writeBytes(dir.file("odd.bvh"),
                    "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
