@@ -368,12 +368,13 @@ void ControllerPanel::refresh() {
   for (const ControllerObject& c : p.controllers) {
     auto* item = new QListWidgetItem(QString::fromStdString(c.name), controllers_);
     item->setData(Qt::UserRole, QVariant::fromValue(qulonglong(c.id)));
-    item->setToolTip(tr("%1, %2-%3 s: %4 windows, %5 s simulated%6")
+    item->setToolTip(tr("%1, %2-%3 s: %4 windows, %5 s simulated%6%7")
                          .arg(QString::fromStdString(c.sourceClip))
                          .arg(c.start, 0, 'f', 2)
                          .arg(c.end, 0, 'f', 2)
                          .arg(c.windows.size())
                          .arg(c.duration(), 0, 'f', 2)
+                         .arg(c.step > 0 ? tr(" in steps of %1 ms").arg(c.step * 1000, 0, 'g', 3) : QString())
                          .arg(c.feedback.empty() ? tr(", no feedback policy") : QString()));
     if (item->text() == selected) controllers_->setCurrentItem(item);
   }

@@ -830,6 +830,12 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   panel->findChild<QSpinBox*>("ctlThreads")->setValue(2);
   panel->findChild<QDoubleSpinBox*>("ctlSwingBalance")->setValue(-0.5);  // foot placement
   panel->findChild<QLineEdit*>("ctlName")->setText("walk start");
+  // The time step: the project's unless chosen; this search at twice the paper's.
+  auto* step = panel->findChild<QDoubleSpinBox*>("ctlStep");
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->value(), 0.0);
+  EXPECT_EQ(step->text(), "project's");
+  step->setValue(0.001);
   auto* run = panel->findChild<QPushButton*>("ctlRun");
   QTest::mouseClick(run, Qt::LeftButton);
   EXPECT_FALSE(run->isEnabled()) << "one search at a time";
@@ -850,6 +856,7 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_TRUE(panel->findChild<QLabel*>("ctlStatus")->text().contains("Finished")) << panel->findChild<QLabel*>("ctlStatus")->text().toStdString();
   const ControllerObject made = window->document()->project().controllers[0];
   EXPECT_EQ(made.name, "walk start");
+  EXPECT_EQ(made.step, 0.001) << "made at the step chosen, and played at it";
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.rounds, 2) << made.settings;
   EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlBalance")->isChecked());
   EXPECT_FALSE(made.feedback.empty()) << "searched with balance feedback: the controller keeps it";
@@ -864,6 +871,7 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   ASSERT_EQ(window->document()->project().controllers.size(), 1u);
   auto* list = panel->findChild<QListWidget*>("ctlControllers");
   ASSERT_EQ(list->count(), 1);
+  EXPECT_TRUE(list->item(0)->toolTip().contains("in steps of 1 ms")) << list->item(0)->toolTip().toStdString();
   list->setCurrentRow(0);
   auto* feedbackBox = panel->findChild<QCheckBox*>("ctlFeedback");
   EXPECT_TRUE(feedbackBox->isEnabled() && feedbackBox->isChecked()) << "plays with its feedback by default";

@@ -499,6 +499,7 @@ TEST(ProjectFile, ControllersRoundTrip) {
   c.reference = p.clips.at(0).clip;
   c.pdFrequency = 5.5;
   c.stanceAngle = 0;  // plain inertia gains (the default, 0.1, stiffens the legs)
+  c.step = 0.001;     // made at twice the paper's step
   for (int w = 0; w < 3; ++w) {
     ControlWindow win;
     win.referenceStart = c.start + w * 0.1;
@@ -539,6 +540,21 @@ TEST(ProjectFile, ControllersRoundTrip) {
   p.controllers[0].stanceAngle = -0.1;
   EXPECT_THROW(p.validate("stance angle"), InputError);
   p.controllers[0].stanceAngle = 0.1;
+
+  // A time step outside [0.0001, 0.005] s (other than 0, the project's) is refused, by name.
+  for (double bad : {-0.001, 1e-5, 0.01, std::nan("")}) {
+    p.controllers[0].step = bad;
+    try {
+      p.validate("step");
+      ADD_FAILURE() << "step " << bad << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("step must be 0"), std::string::npos) << e.what();
+    }
+  }
+  p.controllers[0].step = 0;  // the project's: fine, and not written
+  saveProject(p, dir.file("nostep.sinew"));
+  EXPECT_EQ(readBytes(dir.file("nostep.sinew")).find("\"step\""), std::string::npos);
+  EXPECT_EQ(loadProject(dir.file("nostep.sinew")).controllers[0].step, 0.0);
 
   // A window whose targets do not cover the skeleton is named.
   p.controllers[0].windows[1].targets.pop_back();
