@@ -175,6 +175,9 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
     rotations.push_back(std::move(r));
   }
   liu2013::Settings s = settings;
+  // Posing pulls the flesh hard (stretched shoulders, folded elbows): at no
+  // more than the paper's step, whatever step the controller runs at.
+  s.dt = std::min(settings.dt, liu2013::Settings{}.dt);
   s.drive = DriveMode::Kinematic;
   s.clip = skeletonAnimationClip(skeleton, roots, rotations, kFrame);
   s.loopClip = false;
@@ -196,7 +199,7 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
   // unloaded, and a character released from there drops several centimetres
   // and bounces). Then at rest: velocities zero.
   constexpr double kDrop = 0.25;
-  liu2013::Settings hold = settings;
+  liu2013::Settings hold = s;
   hold.drive = DriveMode::Hold;
   hold.clip.reset();
   solver.setSettings(hold);

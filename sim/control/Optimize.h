@@ -170,7 +170,8 @@ std::vector<std::vector<double>> fitLinearMap(const std::vector<FeedbackPair>& p
 // the skeleton moved kinematically over 0.5 s and held 0.3 s while the flesh
 // is simulated (linear blend skinning alone would invert elements at bent
 // elbows and lowered arms), then let go for 0.25 s with its servos holding
-// that pose so that it sinks onto its soles, then at rest; time 0.
+// that pose so that it sinks onto its soles, then at rest; time 0. All at
+// no more than the paper's step (0.5 ms), whatever `settings.dt` is.
 liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> model, const liu2013::Settings& settings,
                                    const Skeleton& skeleton, const ReferenceMotion& reference);
 
