@@ -397,7 +397,7 @@ void Liu2013Solver::accumulateForces() {
     const double k = grab_->stiffness > 0 ? grab_->stiffness : 30.0 * m.totalMass;
     if (!sc.vertexTouched[v]) sc.vertexForce[v] = Vec3::Zero();
     sc.vertexForce[v] += k * (grab_->target - p);
-    sc.vertexTouched[v] = 1;
+    sc.vertexTouched[v] |= 1;  // keeps an implicit drag (2)
   }
   for (size_t v = 0; v < nVerts; ++v) {
     if (!sc.vertexTouched[v]) continue;
