@@ -64,12 +64,59 @@
 //    (`resets`, `diverged_at_s` the first), so that the timing goes on; ODE
 //    would abort the process on the first non-finite rotation.
 //
-// Not here: Sheth 2015 against Bullet's btReducedDeformableBody (see the docs).
+// 3. A Sheth 2015 reduced deformable body on the ground: examples::GridBox's
+//    1.0 x 0.28 x 0.28 m box in 30 x 9 x 9 cubes (3,100 nodes, 14,580 tets),
+//    Sinew's default BodyMaterial (E 100 kPa, nu 0.3, 1,000 kg/m^3, Rayleigh
+//    alpha 0, beta 0.01 s), kReducedModes = 10 modes (2.4 to 8.8 Hz), dropped
+//    from kReducedDrop (2 cm) onto the ground at y = 0 (gravity -9.81) and
+//    left to settle for kReducedSettleSeconds (0.25 s) before the timing: the
+//    timed steps are the body resting on the ground (all 310 underside nodes
+//    in contact at 1/60 s). Both engines get the same nodes, lumped masses and
+//    modes; Bullet the basis normalised as tests/sim/sheth2015/
+//    BulletComparisonTest does (S' = S L^-T, Mr = L L^T: Bullet assumes
+//    S^T M S = I) and the diagonal of L^-1 Kr L^-T as its stiffness.
+//    BM_PeerReduced_Sinew/hz:{60,600}: one sheth2015::World::step, every
+//      particle colliding with the ground (proxy radius kBulletContactMargin).
+//    BM_PeerReduced_Bullet/hz:{60,600}: a btReducedDeformableBody with
+//      btReducedDeformableBodySolver in a btDeformableMultiBodyDynamicsWorld
+//      (Bullet 3.24, double precision), node-vs-rigid contact (SDF_RDN, margin
+//      kBulletContactMargin) with the static ground box; one step of dt per
+//      stepSimulation.
+//    Both: friction 0.5, 8 solver iterations (Sinew's sweeps, Bullet's
+//    m_numIterations), 20% of a penetration corrected per step (Sinew's
+//    recovery, Bullet's m_deformable_erp); Bullet's other solver settings are
+//    its defaults.
+//    What differs:
+//    - Integrator: Sinew's modes are backward Euler (eq. 35, (Mr + h Cr +
+//      h^2 Kr)) with the fictitious forces and the omega' correction; Bullet's
+//      are symplectic Euler on the diagonal stiffness with explicit damping
+//      (its stability limit is about h omega < 2 / sqrt(1 + 2 beta / h); this
+//      body's highest mode, 55 rad/s, is inside it at 1/60 s). Bullet keeps
+//      only the diagonal of the normalised stiffness and the beta part of the
+//      damping.
+//    - Contact: Sinew finds contacts predictively and runs projected
+//      Gauss-Seidel with effective masses from its O(r) impulse factor (the
+//      sums over the particles are precomputed per body) and impulses through
+//      the implicit response; Bullet builds one constraint per node within the
+//      margin, and each constraint calls getImpulseFactor, which sums over
+//      every node for every mode: O(nodes x modes) per contact, so a resting
+//      step costs O(contacts x nodes x modes) (about 88% of Bullet's time under
+//      perf at 1/60 s); its impulses reach the modes through Mr^-1 with the
+//      particle's diagonal projection block (see BulletComparisonTest).
+//    A step after which the body's centre of mass, or the most its modes can
+//    move a node (||q|| max_i ||S_i||), is more than kMaxDrift from the start
+//    has diverged: the engine is rebuilt (outside the timing) and counted
+//    (`resets`, `diverged_at_s`). `stable`: no reset, every node finite and
+//    within kMaxDrift of its starting place after the run; `contacts`: the
+//    mean number of contacts per timed step; `f_min_hz`, `f_max_hz`: the
+//    lowest and highest kept modes.
 //
 // <ode/ode.h> defines REAL(x): never include TetGen here.
 #include "dynamics/Articulated.h"
+#include "examples/Bars.h"
 #include "io/ProjectFile.h"
 #include "liu2013/Liu2013.h"
+#include "sheth2015/World.h"
 
 // Bullet's inline array and Gram-Schmidt code trips GCC's -Wmaybe-uninitialized in every user.
 #pragma GCC diagnostic push
@@ -78,6 +125,8 @@
 #include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
+#include <BulletSoftBody/BulletReducedDeformableBody/btReducedDeformableBody.h>
+#include <BulletSoftBody/BulletReducedDeformableBody/btReducedDeformableBodySolver.h>
 #include <BulletSoftBody/btDeformableBodySolver.h>
 #include <BulletSoftBody/btDeformableGravityForce.h>
 #include <BulletSoftBody/btDeformableMultiBodyConstraintSolver.h>
@@ -86,6 +135,7 @@
 #include <BulletSoftBody/btSoftBody.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #pragma GCC diagnostic pop
+#include <Eigen/Cholesky>
 #include <benchmark/benchmark.h>
 #include <ode/ode.h>
 
@@ -180,6 +230,14 @@ int64_t settleStepsFor(double dt) { return std::max<int64_t>(1, std::llround(kSe
 btVector3 toBt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 Vec3 fromBt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
 
+// A static ground box whose top face is the plane y = height.
+btRigidBody::btRigidBodyConstructionInfo bulletGroundInfo(double height, btBoxShape& shape) {
+  btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, &shape);
+  info.m_startWorldTransform.setIdentity();
+  info.m_startWorldTransform.setOrigin(btVector3(0, height - kBulletGroundHalfSize, 0));
+  return info;
+}
+
 // ---------------------------------------------------------------------------
 // 1. The cage.
 
@@ -187,7 +245,7 @@ Vec3 fromBt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
 class BulletCage {
  public:
   BulletCage(const liu2013::Liu2013Model& m, const liu2013::Settings& s, bool implicit)
-      : dispatcher_(&config_), ground_(groundInfo(s.groundHeight, groundShape_)) {
+      : dispatcher_(&config_), ground_(bulletGroundInfo(s.groundHeight, groundShape_)) {
     constraintSolver_.setDeformableSolver(&bodySolver_);
     world_ = std::make_unique<btDeformableMultiBodyDynamicsWorld>(&dispatcher_, &broadphase_, &constraintSolver_,
                                                                   &config_, &bodySolver_);
@@ -238,13 +296,6 @@ class BulletCage {
   }
 
  private:
-  static btRigidBody::btRigidBodyConstructionInfo groundInfo(double height, btBoxShape& shape) {
-    btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, &shape);
-    info.m_startWorldTransform.setIdentity();
-    info.m_startWorldTransform.setOrigin(btVector3(0, height - kBulletGroundHalfSize, 0));
-    return info;
-  }
-
   // Tets (positively oriented, as Bullet's rest shape matrices expect), their
   // edges as links and the boundary (faces of one tet only, outward) as faces.
   void appendTets(const liu2013::Liu2013Model& m) {
@@ -586,6 +637,234 @@ BENCHMARK(BM_PeerSkeleton_Ode)
     ->ArgsProduct({{0, 1}, {1, 0}, {2000, 240}})
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
+
+// ---------------------------------------------------------------------------
+// 3. A reduced deformable body on the ground.
+
+namespace {
+
+constexpr int kReducedModes = 10;
+constexpr double kReducedDrop = 0.02;           // m: the box's underside above the ground at the start
+constexpr double kReducedSettleSeconds = 0.25;  // simulated before the timing: the fall and the landing
+
+// The body, the same in both engines: examples::GridBox's 1.0 x 0.28 x 0.28 m box cut into 30 x 9 x 9 cubes
+// (3,100 nodes, 14,580 tets), Sinew's default BodyMaterial, kReducedModes modes, lying kReducedDrop above the
+// ground. Bullet's basis is Sinew's normalised as tests/sim/sheth2015/BulletComparisonTest does (Bullet assumes
+// S^T M S = I): S' = S L^-T with Mr = L L^T, stiffness diag(L^-1 Kr L^-T) (Bullet's is a diagonal array).
+struct ReducedScene {
+  TetMesh mesh;  // world positions at the start
+  sheth2015::BodyMaterial material;
+  std::shared_ptr<const sheth2015::ReducedBodyModel> model;
+  Eigen::MatrixXd bulletModes;        // 3n x r, S L^-T
+  Eigen::VectorXd bulletStiffness;    // r, diag(L^-1 Kr L^-T)
+  double droppedCoupling = 0;         // largest |off-diagonal| of L^-1 Kr L^-T over its smallest diagonal
+  double sinewReach = 0, bulletReach = 0;  // max_i ||S_i||_F: how far a unit ||q|| moves a node at most
+};
+
+double modeReach(const Eigen::MatrixXd& S) {
+  double worst = 0;
+  for (Eigen::Index i = 0; i < S.rows() / 3; ++i) worst = std::max(worst, S.middleRows(3 * i, 3).norm());
+  return worst;
+}
+
+const ReducedScene& reducedScene() {
+  static const ReducedScene scene = [] {
+    ReducedScene s;
+    examples::GridBox box;
+    box.cellsX = 30;
+    box.cellsY = box.cellsZ = 9;
+    s.mesh = examples::gridBox(box);
+    for (Vec3& x : s.mesh.nodes) x.y() += box.size.y() / 2 + kReducedDrop;
+    s.model = sheth2015::buildReducedBody(s.mesh, s.material, kReducedModes, "box");
+    const sheth2015::ReducedBodyModel& m = *s.model;
+    const Eigen::MatrixXd L = Eigen::LLT<Eigen::MatrixXd>(m.Mr).matrixL();
+    s.bulletModes = L.triangularView<Eigen::Lower>().solve(m.S.transpose()).transpose();
+    const Eigen::MatrixXd Linv =
+        L.triangularView<Eigen::Lower>().solve(Eigen::MatrixXd::Identity(kReducedModes, kReducedModes));
+    const Eigen::MatrixXd Kn = Linv * m.Kr * Linv.transpose();
+    s.bulletStiffness = Kn.diagonal();
+    s.droppedCoupling =
+        (Kn - Eigen::MatrixXd(Kn.diagonal().asDiagonal())).cwiseAbs().maxCoeff() / Kn.diagonal().minCoeff();
+    s.sinewReach = modeReach(m.S);
+    s.bulletReach = modeReach(s.bulletModes);
+    return s;
+  }();
+  return scene;
+}
+
+// The ground of both engines: y = 0 (WorldSettings' default), friction 0.5, 8 sweeps, 20% of a penetration
+// pushed out per step.
+sheth2015::WorldSettings reducedWorldSettings(double dt) {
+  sheth2015::WorldSettings w;
+  w.step.dt = dt;
+  return w;
+}
+
+// Sinew: one body in a sheth2015::World, every particle colliding with the ground.
+class SinewReduced {
+ public:
+  SinewReduced(const ReducedScene& scene, double dt) : world_(reducedWorldSettings(dt)) {
+    sheth2015::WorldBody b;
+    b.model = scene.model;
+    b.state = sheth2015::restState(*scene.model);
+    b.proxyRadius = kBulletContactMargin;
+    world_.addBody(std::move(b));
+  }
+  void step() { contacts_ = world_.step().contacts; }
+  Vec3 centre() const { return body().state.t; }
+  // How far the modes move any node at most.
+  double deformationBound() const { return body().state.q.norm() * reducedScene().sinewReach; }
+  std::vector<Vec3> positions() const { return sheth2015::particlePositions(*body().model, body().state); }
+  int contacts() const { return contacts_; }
+
+ private:
+  const sheth2015::WorldBody& body() const { return world_.bodies()[0]; }
+  sheth2015::World world_;
+  int contacts_ = 0;
+};
+
+// Bullet: the same particles, masses and (normalised) modes as a btReducedDeformableBody with
+// btReducedDeformableBodySolver in a btDeformableMultiBodyDynamicsWorld, node-vs-rigid contact with the ground box.
+class BulletReduced {
+ public:
+  BulletReduced(const ReducedScene& scene, double dt)
+      : dispatcher_(&config_), ground_(bulletGroundInfo(reducedWorldSettings(dt).groundHeight, groundShape_)) {
+    const sheth2015::WorldSettings w = reducedWorldSettings(dt);
+    constraintSolver_.setDeformableSolver(&bodySolver_);
+    world_ = std::make_unique<btDeformableMultiBodyDynamicsWorld>(&dispatcher_, &broadphase_, &constraintSolver_,
+                                                                  &config_, &bodySolver_);
+    const btVector3 g = toBt(w.step.gravity);
+    world_->setGravity(g);
+    world_->getWorldInfo().m_gravity = g;
+    bodySolver_.setGravity(g);  // the reduced solver applies its own gravity to the frame
+    btContactSolverInfo& info = world_->getSolverInfo();
+    info.m_friction = w.friction;  // the reduced contacts take their friction from here
+    info.m_numIterations = w.sweeps;
+    info.m_deformable_erp = w.recovery;
+
+    ground_.setFriction(1);
+    world_->addRigidBody(&ground_);
+
+    const sheth2015::ReducedBodyModel& m = *scene.model;
+    const int n = int(m.particleCount());
+    std::vector<btVector3> x;
+    std::vector<btScalar> mass;
+    btReducedDeformableBody::tDenseArray massArray;
+    for (int i = 0; i < n; ++i) {
+      x.push_back(toBt(scene.mesh.nodes[size_t(i)]));
+      mass.push_back(m.mass[size_t(i)]);
+      massArray.push_back(m.mass[size_t(i)]);
+    }
+    body_ = std::make_unique<btReducedDeformableBody>(&world_->getWorldInfo(), n, x.data(), mass.data());
+    body_->setReducedModes(kReducedModes, n);
+    body_->m_modes.resize(kReducedModes);
+    body_->m_Kr.resize(kReducedModes);
+    body_->m_eigenvalues.resize(kReducedModes);
+    for (int c = 0; c < kReducedModes; ++c) {
+      body_->m_modes[c].resize(3 * n);
+      for (int row = 0; row < 3 * n; ++row) body_->m_modes[c][row] = scene.bulletModes(row, c);
+      body_->m_Kr[c] = body_->m_eigenvalues[c] = scene.bulletStiffness[c];
+    }
+    body_->setMassProps(massArray);
+    body_->setInertiaProps();
+    body_->setDamping(scene.material.alpha, scene.material.beta);  // Bullet uses beta only (alpha is 0 here)
+    body_->internalInitialization();
+    world_->addSoftBody(body_.get());
+    body_->getCollisionShape()->setMargin(kBulletContactMargin);
+    body_->m_cfg.kCHR = 1;
+    body_->m_cfg.kKHR = 1;
+    body_->m_cfg.kDF = w.friction;
+    body_->m_cfg.collisions = btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN;
+    body_->m_sleepingThreshold = 0;
+  }
+  ~BulletReduced() {
+    world_->removeSoftBody(body_.get());
+    world_->removeRigidBody(&ground_);
+  }
+  BulletReduced(const BulletReduced&) = delete;
+  BulletReduced& operator=(const BulletReduced&) = delete;
+
+  void step(double dt) { world_->stepSimulation(dt, 0); }
+  Vec3 centre() const { return fromBt(body_->getRigidTransform().getOrigin()); }
+  double deformationBound() const {
+    double q2 = 0;
+    for (int c = 0; c < kReducedModes; ++c) q2 += body_->m_reducedDofs[c] * body_->m_reducedDofs[c];
+    return std::sqrt(q2) * reducedScene().bulletReach;
+  }
+  std::vector<Vec3> positions() const {
+    std::vector<Vec3> x;
+    for (int i = 0; i < body_->m_nodes.size(); ++i) x.push_back(fromBt(body_->m_nodes[i].m_x));
+    return x;
+  }
+  int contacts() const { return body_->m_nodeRigidContacts.size(); }
+
+ private:
+  btSoftBodyRigidBodyCollisionConfiguration config_;
+  btCollisionDispatcher dispatcher_;
+  btDbvtBroadphase broadphase_;
+  btReducedDeformableBodySolver bodySolver_;
+  btDeformableMultiBodyConstraintSolver constraintSolver_;
+  btBoxShape groundShape_{btVector3(kBulletGroundHalfSize, kBulletGroundHalfSize, kBulletGroundHalfSize)};
+  btRigidBody ground_;
+  std::unique_ptr<btDeformableMultiBodyDynamicsWorld> world_;
+  std::unique_ptr<btReducedDeformableBody> body_;
+};
+
+// Settles the scene (kReducedSettleSeconds), then one step per iteration. A step after which the body's centre of
+// mass, or the most its modes can move a node, is further than kMaxDrift from the start has diverged: the engine is
+// rebuilt at the start (outside the timing) and the reset counted, so that a blow-up neither crashes nor stops
+// the run.
+template <class Engine, class Step>
+void runReduced(benchmark::State& state, Step step) {
+  const ReducedScene& scene = reducedScene();
+  const double dt = 1.0 / double(state.range(0));
+  auto engine = std::make_unique<Engine>(scene, dt);
+  const Vec3 startCentre = engine->centre();
+  int64_t steps = 0, resets = 0, firstReset = 0;
+  // One step; true when it diverged (then the caller rebuilds the engine).
+  const auto diverges = [&] {
+    step(*engine, dt);
+    ++steps;
+    if ((engine->centre() - startCentre).norm() + engine->deformationBound() <= kMaxDrift) return false;
+    if (!resets++) firstReset = steps;
+    return true;
+  };
+  const int64_t settle = std::max<int64_t>(1, std::llround(kReducedSettleSeconds / dt));
+  for (int64_t i = 0; i < settle; ++i)
+    if (diverges()) engine = std::make_unique<Engine>(scene, dt);
+  int64_t contacts = 0;
+  for (auto _ : state) {
+    if (diverges()) {
+      state.PauseTiming();
+      engine = std::make_unique<Engine>(scene, dt);
+      state.ResumeTiming();
+    }
+    contacts += engine->contacts();
+  }
+  const double drift = maxDrift(engine->positions(), scene.mesh.nodes);
+  state.counters["nodes"] = double(scene.model->particleCount());
+  state.counters["modes"] = kReducedModes;
+  state.counters["f_min_hz"] = scene.model->frequencies[0];
+  state.counters["f_max_hz"] = scene.model->frequencies[kReducedModes - 1];
+  state.counters["contacts"] = double(contacts) / double(std::max<int64_t>(1, int64_t(state.iterations())));
+  state.counters["drift_m"] = drift;
+  state.counters["resets"] = double(resets);
+  if (resets) state.counters["diverged_at_s"] = dt * double(firstReset);
+  stepCounters(state, dt, settle, resets == 0 && std::isfinite(drift) && drift <= kMaxDrift);
+}
+
+}  // namespace
+
+// Argument: steps per second.
+static void BM_PeerReduced_Sinew(benchmark::State& state) {
+  runReduced<SinewReduced>(state, [](SinewReduced& e, double) { e.step(); });
+}
+BENCHMARK(BM_PeerReduced_Sinew)->ArgName("hz")->Arg(60)->Arg(600)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+static void BM_PeerReduced_Bullet(benchmark::State& state) {
+  runReduced<BulletReduced>(state, [](BulletReduced& e, double dt) { e.step(dt); });
+}
+BENCHMARK(BM_PeerReduced_Bullet)->ArgName("hz")->Arg(60)->Arg(600)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
   dInitODE2(0);
