@@ -238,7 +238,8 @@ TEST(Liu2013, ALargerStepIntegratesTheStickingDragImplicitlyInsteadOfAddingMass)
               m05->massScaledNodes, m05->addedMass, long(implicitCount(*m05)), m1->massScaledNodes, m1->addedMass,
               m1->totalMass, long(implicitCount(*m1)), m1->vertexImplicitDrag.size());
   ASSERT_EQ(m05->vertexImplicitDrag.size(), m05->embedding.vertexCount());
-  if (m05->massScaledNodes == 0) EXPECT_EQ(implicitCount(*m05), 0) << "the paper's step is stable as it is";
+  EXPECT_EQ(m05->massScaledNodes, 0u) << "the paper's step is stable as it is";
+  EXPECT_EQ(implicitCount(*m05), 0) << "so nothing changes at it";
   EXPECT_LT(m1->addedMass, 0.01 * m1->totalMass);
   EXPECT_GT(implicitCount(*m1), 0);
   // Every node's stable step is about the step the model was made for (the
