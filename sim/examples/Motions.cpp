@@ -134,20 +134,50 @@ MotionClip sampleClip(const Skeleton& s, PoseBuilder& builder, const std::string
 MotionClip makeKickClip(const Skeleton& s, double seconds, double fps) {
   PoseBuilder b(s, "kick motion");
   const int32_t upLeg = b.require("RightUpLeg"), leg = b.require("RightLeg"), foot = b.require("RightFoot");
+  const int32_t stanceUpLeg = b.require("LeftUpLeg"), stanceFoot = b.require("LeftFoot");
   const int32_t spine = b.require("Spine"), leftArm = b.require("LeftArm"), rightArm = b.require("RightArm");
-  // One kick per ~2.5 s. Keys over a kick's phase: rest, chamber (knee up),
-  // extension at the top, re-chamber, rest. Degrees of hip and knee flexion.
+  // The weight goes over the stance (left) foot before the kick and back
+  // after it: the pelvis moves sideways until it is over that foot, the
+  // standing leg rolls about the forward axis so that its foot stays where it
+  // is (the pelvis drops as the leg needs), and the kicking leg rolls to point
+  // at its foot, which it can no longer quite reach: its heel lifts, a few
+  // centimetres, before the kick takes the foot off the ground.
+  const std::vector<Transform> rest = s.worldRest();
+  const Vec3 stanceLeg = rest[size_t(stanceFoot)].translation - rest[size_t(stanceUpLeg)].translation;
+  const Vec3 kickLeg = rest[size_t(foot)].translation - rest[size_t(upLeg)].translation;
+  const double across = rest[size_t(stanceFoot)].translation.x() - rest[0].translation.x();
+  // How far the pelvis drops, moved `dx` across, for the standing leg to reach its foot.
+  auto dropAt = [&v = stanceLeg](double dx) {
+    return -std::sqrt(v.x() * v.x() + v.y() * v.y() - (v.x() - dx) * (v.x() - dx)) - v.y();
+  };
+  if (!(stanceLeg.y() < 0) || !std::isfinite(dropAt(across)))
+    throw InputError(b.context(), "the left foot is not below the left hip: the weight cannot go over it");
+  // The roll (degrees about +z) that turns a leg `v` to point at its foot from the moved pelvis.
+  auto rollOf = [](const Vec3& v, double dx, double drop) {
+    return (std::atan2(v.y() + drop, v.x() - dx) - std::atan2(v.y(), v.x())) * 180 / M_PI;
+  };
+  // One kick per ~2.5 s. Keys over a kick's phase: rest, weight over the left
+  // foot, chamber (knee up), extension at the top, re-chamber, rest, weight
+  // back. Degrees of hip and knee flexion; the weight shift 0..1.
   const int kicks = std::max(1, static_cast<int>(std::lround(seconds / 2.5)));
   const double cycle = seconds / kicks;
   static const std::vector<Key> hipKeys = {{0, 0}, {0.12, 0}, {0.38, 40}, {0.55, 80}, {0.72, 45}, {0.92, 0}, {1, 0}};
   static const std::vector<Key> kneeKeys = {{0, 0}, {0.12, 0}, {0.38, 85}, {0.55, 8}, {0.72, 60}, {0.92, 0}, {1, 0}};
+  static const std::vector<Key> shiftKeys = {{0, 0}, {0.02, 0}, {0.12, 1}, {0.92, 1}, {0.995, 0}, {1, 0}};
   return sampleClip(s, b, "kick", seconds, fps, [&](double t, PoseBuilder& p) {
     const double phase = std::clamp(t / cycle - std::floor(t / cycle), 0.0, 1.0);
     const double hip = keyCurve(hipKeys, phase), knee = keyCurve(kneeKeys, phase);
     const double effort = hip / 80.0;  // 0..1, follows the hip
-    p.set(upLeg, about(-Vec3::UnitX(), hip));             // thigh forward
-    p.set(leg, about(Vec3::UnitX(), knee));               // shin backward
-    p.set(foot, about(Vec3::UnitX(), 30 * effort));       // toes pointed (down) at the top
+    const double shift = keyCurve(shiftKeys, phase);
+    // Exact for the standing leg; the drop is chosen for it.
+    const double dx = across * shift, drop = dropAt(dx);
+    const double stanceRoll = rollOf(stanceLeg, dx, drop), kickRoll = rollOf(kickLeg, dx, drop);
+    p.moveRoot(Vec3(dx, -drop, 0));
+    p.set(stanceUpLeg, about(Vec3::UnitZ(), stanceRoll));
+    p.set(stanceFoot, about(-Vec3::UnitZ(), stanceRoll));                             // sole level
+    p.set(upLeg, about(Vec3::UnitZ(), kickRoll) * about(-Vec3::UnitX(), hip));        // thigh forward
+    p.set(leg, about(Vec3::UnitX(), knee));                                           // shin backward
+    p.set(foot, about(-Vec3::UnitZ(), kickRoll) * about(Vec3::UnitX(), 30 * effort));  // toes pointed (down) at the top
     p.set(spine, about(-Vec3::UnitX(), 8 * effort));      // lean back
     p.set(leftArm, about(-Vec3::UnitY(), 20 * effort));   // left arm forward
     p.set(rightArm, about(-Vec3::UnitY(), 20 * effort));  // right arm back

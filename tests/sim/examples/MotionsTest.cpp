@@ -88,9 +88,9 @@ TEST(Motions, ClipsMatchTheSkeleton) {
                  : std::vector<Channel>{Channel::Zrotation, Channel::Xrotation, Channel::Yrotation};
       EXPECT_EQ(clip.joints[j].channels, expected);
     }
-    // The root never moves.
+    // The root stays in place, except that the kick moves it over the standing foot.
     for (int32_t f = 0; f < clip.frameCount; f += 7)
-      EXPECT_EQ(clip.localPose(f)[0].translation, s.joints[0].restLocal.translation);
+      if (std::string(name) != "kick") EXPECT_EQ(clip.localPose(f)[0].translation, s.joints[0].restLocal.translation);
   }
 }
 
@@ -146,13 +146,13 @@ TEST(Motions, ElbowBendReachesTheRequestedAngleTowardsTheFront) {
   }
 }
 
-TEST(Motions, KickRaisesTheRightFootForward) {
+TEST(Motions, KickStandsOnTheLeftFootAndRaisesTheRightFootForward) {
   const MotionClip clip = makeKickClip(humanoid());
   EXPECT_EQ(clip.frameCount, 601);
   const int32_t foot = jointIndex(clip, "RightFoot"), leftFoot = jointIndex(clip, "LeftFoot"),
                 hips = jointIndex(clip, "Hips");
   const std::vector<Vec3> rest = humanoid().restPositions();
-  double maxRise = 0, maxForward = 0, maxHipFlexion = 0;
+  double maxRise = 0, maxForward = 0, maxHipFlexion = 0, maxStanceSlip = 0;
   int peaks = 0;
   bool wasHigh = false;
   for (int32_t f = 0; f < clip.frameCount; ++f) {
@@ -160,9 +160,11 @@ TEST(Motions, KickRaisesTheRightFootForward) {
     const double rise = p[foot].y() - rest[foot].y();
     maxRise = std::max(maxRise, rise);
     maxForward = std::max(maxForward, p[foot].z() - rest[foot].z());
-    EXPECT_GT(rise, -1e-3) << "frame " << f;            // never into the ground
-    EXPECT_LT((p[leftFoot] - rest[leftFoot]).norm(), 1e-12);  // standing leg still
-    EXPECT_LT((p[hips] - rest[hips]).norm(), 1e-12);
+    EXPECT_GT(rise, -1e-3) << "frame " << f;  // never into the ground
+    maxStanceSlip = std::max(maxStanceSlip, (p[leftFoot] - rest[leftFoot]).norm());
+    // While the right foot is up (not only its heel) the pelvis is over the left foot.
+    if (rise > 0.1) EXPECT_NEAR(p[hips].x(), p[leftFoot].x(), 0.005) << "frame " << f;
+    EXPECT_NEAR(p[hips].z(), rest[hips].z(), 1e-9) << "frame " << f;
     const bool high = rise > 0.4;
     peaks += high && !wasHigh;
     wasHigh = high;
@@ -172,6 +174,7 @@ TEST(Motions, KickRaisesTheRightFootForward) {
   EXPECT_GT(maxForward, 0.6);
   EXPECT_EQ(peaks, 2);  // two kicks
   EXPECT_NEAR(maxHipFlexion, 80.0, 1.0);
+  EXPECT_LT(maxStanceSlip, 1e-3) << "the standing foot stays where it is";
 }
 
 TEST(Motions, WalkInPlaceKeepsAFootOnTheGround) {
