@@ -51,7 +51,6 @@ std::string specToJson(const OptimizeSpec& s) {
            {"balance", w.balance}, {"velocity", w.velocity}}}};
   if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
   if (s.step > 0) j["step"] = s.step;  // absent: the project's (as before it could be chosen)
-  if (s.hold > 0) j["hold"] = s.hold;
   return j.dump();
 }
 
@@ -70,7 +69,6 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("pdFrequency", s.pdFrequency);
     get("stanceAngle", s.stanceAngle);
     get("step", s.step);
-    get("hold", s.hold);
     get("jointMap", s.jointMap);
     SamconOptions& o = s.samcon;
     get("window", o.window);
@@ -215,21 +213,6 @@ liu2013::Liu2013State settledStart(std::shared_ptr<const liu2013::Liu2013Model> 
   return out;
 }
 
-namespace {
-// The segment's last frame repeated for `seconds` after its end: a still
-// pose for the search to find a standing balance in.
-void holdLastPose(RetargetResult& r, double seconds) {
-  MotionClip& c = r.clip;
-  if (c.frameCount < 1) return;
-  const int32_t extra = int32_t(std::lround(seconds / c.frameTime));
-  const size_t n = size_t(c.channelCount());
-  const std::vector<double> last(c.frame(c.frameCount - 1), c.frame(c.frameCount - 1) + n);
-  for (int32_t f = 0; f < extra; ++f) c.values.insert(c.values.end(), last.begin(), last.end());
-  c.frameCount += extra;
-  if (!r.contacts.contact.empty()) r.contacts.contact.resize(r.contacts.contact.size() + size_t(extra), r.contacts.contact.back());
-}
-}  // namespace
-
 PreparedOptimization prepareOptimization(const Project& project, const OptimizeSpec& spec, const Progress& progress) {
   const SamconOptions& o = spec.samcon;
   checkSearchParams(spec);  // the table's (control/SearchParams.h)
@@ -272,7 +255,6 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   ro.restGround = lowestRestNode(*p.model);
   ro.lowestPoint = [&m = *p.model](const std::vector<Transform>& pose) { return lowestSkinnedPoint(m, pose); };
   out.retarget = retargetClip(source->clip, skel, map, ro);
-  if (spec.hold > 0) holdLastPose(out.retarget, spec.hold);
   // Legs that follow nothing cannot stand or step: name them.
   std::string legs;
   for (int32_t foot : findFeet(skel))

@@ -26,7 +26,6 @@ struct OptimizeSpec {
   double pdFrequency = 5;                // Hz: the skeleton's PD gains (kp = I (2 pi f)^2)
   double stanceAngle = 0.1;              // rad: leg servos stiffened to carry the body (liu2013::ModelOptions; 0: the paper's plain gains)
   double step = 0;                       // s: the Liu 2013 step of the search and of its controller (0: the project's)
-  double hold = 0;                       // s: the segment's last pose held still after its end, searched too (0: none)
   SamconOptions samcon;
 };
 

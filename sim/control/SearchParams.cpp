@@ -21,7 +21,6 @@ Slot slot(OptimizeSpec& s, const std::string& name) {
   if (name == "pd-frequency") return {&s.pdFrequency, nullptr};
   if (name == "stance-angle") return {&s.stanceAngle, nullptr};
   if (name == "step") return {&s.step, nullptr};
-  if (name == "hold") return {&s.hold, nullptr};
   throw InputError(name, "is not a parameter of the controller search");
 }
 
@@ -45,10 +44,7 @@ const std::vector<ParamSpec>& searchParams() {
          "in the paper)"},
         {"step", "s", s.step, 0, kMaxControllerStep, false,
          "Time step of the search and of the controller it makes, at least 0.0001 s (0: the project's Liu 2013 step, "
-         "0.0005 s by default; the masses and the sticking friction are made stable for it)"},
-        {"hold", "s", s.hold, 0, 10, false,
-         "Hold the segment's last pose still for this long after its end, searched like the rest, so that the "
-         "controller ends standing (0: none)"}};
+         "0.0005 s by default; the masses and the sticking friction are made stable for it)"}};
   }();
   return table;
 }
