@@ -12,7 +12,8 @@
 //    the Liu 2013 model's nodes, tets, lumped masses, Young's modulus, Poisson
 //    ratio; gravity; a ground at Settings::groundHeight).
 //    BM_PeerCage_Sinew: one Liu 2013 step (0.5 ms, 1 thread), the skeleton
-//      PD-held in its rest pose (DriveMode::Hold).
+//      simulated, PD-held in its rest pose (DriveMode::Hold); root_min_m and
+//      root_max_m: the lowest and highest the root joint (the hips) went.
 //    BM_PeerCage_Bullet/implicit:{0,1}/hz:{2000,240}: the same tet mesh as a
 //      btSoftBody in a btDeformableMultiBodyDynamicsWorld (Bullet 3.24, double
 //      precision); Neo-Hookean elasticity (btDeformableNeoHookeanForce, the
@@ -43,6 +44,38 @@
 //      coefficient, the ground's own friction 1 (Bullet multiplies them).
 //    - Sinew restarts from its settled state every kResetSteps steps (as
 //      BM_Liu2013Step does), so the character cannot walk off; Bullet runs on.
+//    BM_PeerCageMultiBody_Bullet/implicit:{0,1}/hz:{2000,240}: as
+//      BM_PeerCage_Bullet, but with the skeleton simulated: the model's 19
+//      links as a btMultiBody (a floating base for the root, a spherical
+//      joint per ball joint; each link's mass, centre of mass and inertia
+//      Sinew's, along its principal axes), each with a btMultiBodyLinkCollider
+//      (a kBulletLinkRadius sphere that collides with nothing: the anchors
+//      need one, and Sinew's bones touch nothing either), every node that
+//      Sinew fixes to link k keeping its lumped mass and anchored to link k
+//      (btSoftBody::appendDeformableAnchor); a btMultiBodySphericalJointMotor
+//      per joint holds the rest pose with Sinew's kp and kd as row gains
+//      (bulletMotorGains). kMultiBodySeconds of timed steps, a fixed count.
+//      What differs besides the above:
+//      - Mass: Sinew's link masses are its fixed nodes' masses; here the
+//        anchored nodes keep theirs too, so the bones' mass counts twice
+//        (counter mass_kg, nodes plus links).
+//      - Coupling: Sinew's fixed nodes are the link (the flesh's forces on
+//        them go into the skeleton's step as wrenches); Bullet's anchors are
+//        velocity constraints solved with the contacts by Gauss-Seidel, the
+//        anchored nodes then set onto their links. Explicit elasticity enters
+//        the nodes' velocities before that solve, so the skeleton feels it;
+//        implicit elasticity (Newton) comes after, with the anchored nodes
+//        held, so the skeleton feels only their gravity and inertia.
+//      - Servos: Sinew's stable PD torque; Bullet's motor is a velocity
+//        constraint whose gains reproduce stable PD's update of one joint
+//        with the inertia Sinew's gains were made for, with no torque bound.
+//      Stable, besides drift: at every timed step the root joint (Sinew's
+//      link 0 origin, the hips) between the ground and kMaxDrift above its
+//      rest height (root_min_m, root_max_m), and after the run no anchored
+//      node further than kJointSlack from where its link carries it
+//      (anchor_gap_m) and no edge between an anchored and a free node longer
+//      or shorter than at rest by more than kJointSlack (bone_edge_m: the
+//      flesh leaving the bone).
 //
 // 2. The example character's skeleton alone (the Liu 2013 model's 19 links,
 //    18 ball joints: masses, centres of mass and inertias from the cage's
@@ -124,7 +157,11 @@
 #include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
 #include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
+#include <BulletDynamics/Featherstone/btMultiBody.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
+#include <BulletDynamics/Featherstone/btMultiBodySphericalJointMotor.h>
 #include <BulletSoftBody/BulletReducedDeformableBody/btReducedDeformableBody.h>
 #include <BulletSoftBody/BulletReducedDeformableBody/btReducedDeformableBodySolver.h>
 #include <BulletSoftBody/btDeformableBodySolver.h>
@@ -136,6 +173,7 @@
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #pragma GCC diagnostic pop
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <benchmark/benchmark.h>
 #include <ode/ode.h>
 
@@ -165,6 +203,10 @@ constexpr double kSettleSeconds = 0.1;          // simulated before the timing (
 constexpr int64_t kResetSteps = 1000;           // Sinew's cage restarts from its settled state this often
 constexpr double kBulletContactMargin = 0.005;  // m, Bullet's collision skin on the cage nodes
 constexpr double kBulletGroundHalfSize = 10;    // m, the ground box (its top face is the ground plane)
+constexpr double kBulletLinkRadius = 0.02;      // m, the sphere of each btMultiBodyLinkCollider (it collides with nothing)
+constexpr double kBulletMotorImpulse = 1e12;    // N m s: the joint motors' impulse bound (none, as Sinew's servos)
+constexpr int kBulletBoneGroup = 1 << 6;        // the link colliders' collision group (mask 0: no pairs)
+constexpr double kMultiBodySeconds = 0.5;       // s timed of BM_PeerCageMultiBody_Bullet (a fixed step count)
 constexpr double kJointSlack = 0.05;            // m: a skeleton stretched more than this has come apart
 constexpr double kDivergedRate = 1e4;           // rad/s: a skeleton link spinning faster has diverged (reset to rest)
 constexpr int kOdeQuickIterations = 20;         // dWorldQuickStep's iterations (ODE's default)
@@ -229,6 +271,8 @@ int64_t settleStepsFor(double dt) { return std::max<int64_t>(1, std::llround(kSe
 
 btVector3 toBt(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 Vec3 fromBt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+btQuaternion toBt(const Quat& q) { return {q.x(), q.y(), q.z(), q.w()}; }
+btTransform toBt(const Transform& t) { return btTransform(toBt(t.rotation), toBt(t.translation)); }
 
 // A static ground box whose top face is the plane y = height.
 btRigidBody::btRigidBodyConstructionInfo bulletGroundInfo(double height, btBoxShape& shape) {
@@ -241,11 +285,46 @@ btRigidBody::btRigidBodyConstructionInfo bulletGroundInfo(double height, btBoxSh
 // ---------------------------------------------------------------------------
 // 1. The cage.
 
-// The cage as a Bullet deformable body in its own world.
+// How the cage's bone-fixed nodes meet the skeleton in Bullet.
+enum class BulletBones {
+  Pinned,     // the nodes pinned at rest (mass 0): a frozen skeleton
+  MultiBody,  // a btMultiBody skeleton, the nodes anchored to its links
+};
+
+// A Sinew link as Bullet's: Bullet's link frame is at the centre of mass,
+// along the principal axes of inertia (it takes a diagonal inertia).
+struct BulletLinkFrame {
+  Transform inLink;   // Bullet's frame in Sinew's link frame
+  Vec3 moments;       // principal moments of inertia, kg m^2
+};
+
+BulletLinkFrame bulletLinkFrame(const dyn::Inertia& in) {
+  const Eigen::SelfAdjointEigenSolver<Mat3> eigen(in.inertia);
+  Mat3 axes = eigen.eigenvectors();
+  if (axes.determinant() < 0) axes.col(2) *= -1;
+  return {Transform{Quat(axes).normalized(), in.com}, eigen.eigenvalues()};
+}
+
+// Sinew's servo (kp, kd on the inertia its gains were made for,
+// kd^2 / (4 zeta^2 kp)) as btMultiBodySphericalJointMotor's row gains. Each
+// row is a hard velocity constraint, v' = (1 - damping) v* - (kp erp / h) theta
+// (v* the velocity before the solve, theta the angle error); stable PD gives
+// v' = (I v* - h kp theta) / (I + h kd), so damping = h kd / (I + h kd) and
+// kp = h^2 kp / ((I + h kd) erp).
+std::pair<double, double> bulletMotorGains(const dyn::Link& l, double h, double erp) {
+  const double zeta = liu2013::ModelOptions{}.pdDampingRatio;
+  const double inertia = l.kd * l.kd / (4 * zeta * zeta * l.kp);
+  const double denominator = inertia + h * l.kd;
+  return {h * h * l.kp / (denominator * erp), h * l.kd / denominator};
+}
+
+// The cage as a Bullet deformable body in its own world, its bone-fixed
+// nodes pinned or anchored to a btMultiBody skeleton.
 class BulletCage {
  public:
-  BulletCage(const liu2013::Liu2013Model& m, const liu2013::Settings& s, bool implicit)
-      : dispatcher_(&config_), ground_(bulletGroundInfo(s.groundHeight, groundShape_)) {
+  BulletCage(const liu2013::Liu2013Model& m, const liu2013::Settings& s, bool implicit, double dt,
+             BulletBones bones = BulletBones::Pinned)
+      : model_(m), dispatcher_(&config_), ground_(bulletGroundInfo(s.groundHeight, groundShape_)) {
     constraintSolver_.setDeformableSolver(&bodySolver_);
     world_ = std::make_unique<btDeformableMultiBodyDynamicsWorld>(&dispatcher_, &broadphase_, &constraintSolver_,
                                                                   &config_, &bodySolver_);
@@ -257,12 +336,14 @@ class BulletCage {
 
     ground_.setFriction(1);
     world_->addRigidBody(&ground_);
+    if (bones == BulletBones::MultiBody) addSkeleton(dt);
 
     std::vector<btVector3> x;
     std::vector<btScalar> mass;
     for (size_t i = 0; i < m.nodeCount(); ++i) {
       x.push_back(toBt(m.restNodes[i]));
-      mass.push_back(m.nodeLink[i] >= 0 ? 0.0 : m.nodeMass[i]);  // bone nodes pinned (inverse mass 0)
+      // Pinned: bone nodes have inverse mass 0. Anchored: every node its lumped mass.
+      mass.push_back(m.nodeLink[i] >= 0 && !skeleton_ ? 0.0 : m.nodeMass[i]);
     }
     body_ = std::make_unique<btSoftBody>(&world_->getWorldInfo(), int(x.size()), x.data(), mass.data());
     appendTets(m);
@@ -273,6 +354,9 @@ class BulletCage {
     body_->m_cfg.collisions = btSoftBody::fCollision::SDF_RD | btSoftBody::fCollision::SDF_RDN;
     body_->m_sleepingThreshold = 0;
     world_->addSoftBody(body_.get());
+    if (skeleton_)
+      for (size_t i = 0; i < m.nodeCount(); ++i)
+        if (m.nodeLink[i] >= 0) body_->appendDeformableAnchor(int(i), colliders_[size_t(m.nodeLink[i])].get());
 
     const auto [mu, lambda] = uniformLame(m);
     elastic_ = std::make_unique<btDeformableNeoHookeanForce>(mu, lambda, s.rayleighStiffness);
@@ -282,6 +366,9 @@ class BulletCage {
   }
   ~BulletCage() {
     world_->removeSoftBody(body_.get());
+    for (auto& motor : motors_) world_->removeMultiBodyConstraint(motor.get());
+    for (auto& collider : colliders_) world_->removeCollisionObject(collider.get());
+    if (skeleton_) world_->removeMultiBody(skeleton_.get());
     world_->removeRigidBody(&ground_);
   }
   BulletCage(const BulletCage&) = delete;
@@ -295,7 +382,146 @@ class BulletCage {
     return x;
   }
 
+  // The skeleton's root joint (Sinew's link 0 origin: the hips' pivot), world.
+  Vec3 rootPosition() const { return fromBt(skeleton_->getBaseWorldTransform() * toBt(rootInBase_)); }
+
+  // The furthest any anchored node is from where its link carries it (the
+  // node's place in Sinew's link frame, through the link's Bullet pose).
+  double anchorGap() const {
+    double worst = 0;
+    for (size_t i = 0; i < model_.nodeCount(); ++i) {
+      const int32_t k = model_.nodeLink[i];
+      if (k < 0) continue;
+      const Vec3 carried = fromBt(colliders_[size_t(k)]->getWorldTransform() * toBt(nodeInCollider_[i]));
+      const double d = (fromBt(body_->m_nodes[int(i)].m_x) - carried).norm();
+      if (!std::isfinite(d)) return std::numeric_limits<double>::infinity();
+      worst = std::max(worst, d);
+    }
+    return worst;
+  }
+
+  // The largest change in length of a cage edge between an anchored node and
+  // a free one: the flesh coming away from (or pressed onto) the bone.
+  double boneEdgeChange() const {
+    double worst = 0;
+    for (const auto& [a, b] : boneEdges_) {
+      const double rest = (model_.restNodes[size_t(a)] - model_.restNodes[size_t(b)]).norm();
+      const double d = std::abs((body_->m_nodes[a].m_x - body_->m_nodes[b].m_x).length() - rest);
+      if (!std::isfinite(d)) return std::numeric_limits<double>::infinity();
+      worst = std::max(worst, d);
+    }
+    return worst;
+  }
+
+  // Nodes plus links, kg.
+  double totalMass() const {
+    double mass = 0;
+    for (int i = 0; i < body_->m_nodes.size(); ++i)
+      if (body_->m_nodes[i].m_im > 0) mass += 1 / body_->m_nodes[i].m_im;
+    if (skeleton_) {
+      mass += skeleton_->getBaseMass();
+      for (int i = 0; i < skeleton_->getNumLinks(); ++i) mass += skeleton_->getLinkMass(i);
+    }
+    return mass;
+  }
+
  private:
+  // The model's skeleton as a btMultiBody: a floating base for the root, a
+  // spherical joint per ball joint (a fixed one per fixed joint), each link's
+  // mass and inertia Sinew's, held in the rest pose by one
+  // btMultiBodySphericalJointMotor per ball joint with Sinew's gains
+  // (bulletMotorGains). Each link has a btMultiBodyLinkCollider (a sphere of
+  // kBulletLinkRadius at its centre of mass) that collides with nothing: the
+  // anchors need one, and Sinew's bones touch nothing either.
+  void addSkeleton(double dt) {
+    const dyn::ArticulatedModel& sk = model_.skeleton;
+    const size_t n = sk.links.size();
+    if (sk.links.at(0).kind != dyn::JointKind::Free) throw std::logic_error("bench_peers: the skeleton's root is not free");
+    const std::vector<Transform> rest = dyn::forwardKinematics(sk, dyn::restState(sk)).pose;
+    std::vector<BulletLinkFrame> frames;
+    std::vector<Transform> com;  // Bullet's link frames at rest, world
+    for (size_t j = 0; j < n; ++j) {
+      frames.push_back(bulletLinkFrame(sk.links[j].inertia));
+      com.push_back(rest[j] * frames[j].inLink);
+    }
+    skeleton_ = std::make_unique<btMultiBody>(int(n) - 1, sk.links[0].inertia.mass, toBt(frames[0].moments),
+                                              /*fixedBase*/ false, /*canSleep*/ false);
+    skeleton_->setBaseWorldTransform(toBt(com[0]));
+    rootInBase_ = com[0].inverse().apply(rest[0].translation);
+    for (size_t j = 1; j < n; ++j) {
+      const dyn::Link& l = sk.links[j];
+      const size_t p = size_t(l.parent);
+      const Vec3 pivot = rest[j].translation;
+      const btQuaternion parentToThis = toBt((com[j].rotation.conjugate() * com[p].rotation).normalized());
+      const btVector3 parentComToPivot = toBt(com[p].rotation.conjugate() * (pivot - com[p].translation));
+      const btVector3 pivotToCom = toBt(com[j].rotation.conjugate() * (com[j].translation - pivot));
+      switch (l.kind) {
+        case dyn::JointKind::Ball:
+          skeleton_->setupSpherical(int(j) - 1, l.inertia.mass, toBt(frames[j].moments), int(p) - 1, parentToThis,
+                                    parentComToPivot, pivotToCom, true);
+          break;
+        case dyn::JointKind::Fixed:
+          skeleton_->setupFixed(int(j) - 1, l.inertia.mass, toBt(frames[j].moments), int(p) - 1, parentToThis,
+                                parentComToPivot, pivotToCom);
+          break;
+        default:
+          throw std::logic_error("bench_peers: the btMultiBody skeleton takes ball and fixed joints only");
+      }
+    }
+    skeleton_->finalizeMultiDof();
+    skeleton_->setLinearDamping(0);  // Bullet's default 0.04: Sinew's skeleton has no such damping
+    skeleton_->setAngularDamping(0);
+    skeleton_->setHasSelfCollision(false);
+    world_->addMultiBody(skeleton_.get());
+
+    for (size_t j = 0; j < n; ++j) {
+      auto collider = std::make_unique<btMultiBodyLinkCollider>(skeleton_.get(), int(j) - 1);
+      collider->setCollisionShape(&linkShape_);
+      collider->setActivationState(DISABLE_DEACTIVATION);
+      if (j == 0)
+        skeleton_->setBaseCollider(collider.get());
+      else
+        skeleton_->getLink(int(j) - 1).m_collider = collider.get();
+      world_->addCollisionObject(collider.get(), kBulletBoneGroup, 0);
+      colliders_.push_back(std::move(collider));
+    }
+    // Bullet's own forward kinematics places the colliders (the anchors take
+    // their frames from them); they must agree with the frames built here.
+    btAlignedObjectArray<btQuaternion> worldToLocal;
+    btAlignedObjectArray<btVector3> localOrigin;
+    skeleton_->forwardKinematics(worldToLocal, localOrigin);
+    skeleton_->updateCollisionObjectWorldTransforms(worldToLocal, localOrigin);
+    for (size_t j = 0; j < n; ++j) {
+      const btTransform& t = colliders_[j]->getWorldTransform();
+      const Quat r(t.getRotation().w(), t.getRotation().x(), t.getRotation().y(), t.getRotation().z());
+      if ((fromBt(t.getOrigin()) - com[j].translation).norm() > 1e-9 || r.angularDistance(com[j].rotation) > 1e-9)
+        throw std::logic_error("bench_peers: Bullet places link '" + sk.links[j].name + "' elsewhere than its rest pose");
+    }
+
+    const double erp = world_->getSolverInfo().m_erp;
+    for (size_t j = 1; j < n; ++j) {
+      const dyn::Link& l = sk.links[j];
+      if (l.kind != dyn::JointKind::Ball || l.kp <= 0 || l.kd <= 0) continue;
+      const auto [kp, damping] = bulletMotorGains(l, dt, erp);
+      auto motor = std::make_unique<btMultiBodySphericalJointMotor>(skeleton_.get(), int(j) - 1, kBulletMotorImpulse);
+      motor->setPositionTarget(btQuaternion::getIdentity(), kp);
+      motor->setVelocityTarget(btVector3(0, 0, 0));
+      motor->setDamping(btVector3(damping, damping, damping));
+      world_->addMultiBodyConstraint(motor.get());
+      motors_.push_back(std::move(motor));
+    }
+
+    nodeInCollider_.assign(model_.nodeCount(), Vec3::Zero());
+    for (size_t i = 0; i < model_.nodeCount(); ++i)
+      if (const int32_t k = model_.nodeLink[i]; k >= 0)
+        nodeInCollider_[i] = frames[size_t(k)].inLink.inverse().apply(model_.nodeLocal[i]);
+    for (const Tet& t : model_.tets)
+      for (int a = 0; a < 4; ++a)
+        for (int b = 0; b < 4; ++b)
+          if (model_.nodeLink[size_t(t[a])] >= 0 && model_.nodeLink[size_t(t[b])] < 0)
+            boneEdges_.insert({t[a], t[b]});
+  }
+
   // Tets (positively oriented, as Bullet's rest shape matrices expect), their
   // edges as links and the boundary (faces of one tet only, outward) as faces.
   void appendTets(const liu2013::Liu2013Model& m) {
@@ -325,6 +551,7 @@ class BulletCage {
     body_->m_tetraScratchesTn.resize(body_->m_tetras.size(), atRest);
   }
 
+  const liu2013::Liu2013Model& model_;
   btSoftBodyRigidBodyCollisionConfiguration config_;
   btCollisionDispatcher dispatcher_;
   btDbvtBroadphase broadphase_;
@@ -336,6 +563,14 @@ class BulletCage {
   std::unique_ptr<btSoftBody> body_;
   std::unique_ptr<btDeformableGravityForce> gravity_;
   std::unique_ptr<btDeformableNeoHookeanForce> elastic_;
+  // The btMultiBody skeleton (BulletBones::MultiBody only).
+  btSphereShape linkShape_{kBulletLinkRadius};
+  std::unique_ptr<btMultiBody> skeleton_;
+  std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders_;  // (nLinks), Sinew's link order
+  std::vector<std::unique_ptr<btMultiBodySphericalJointMotor>> motors_;
+  Vec3 rootInBase_ = Vec3::Zero();              // Sinew's root origin in Bullet's base frame
+  std::vector<Vec3> nodeInCollider_;            // an anchored node in its link's Bullet frame (nNodes)
+  std::set<std::pair<int32_t, int32_t>> boneEdges_;  // (anchored node, free node)
 };
 
 void cageCounters(benchmark::State& state, const liu2013::Liu2013Model& m) {
@@ -351,12 +586,16 @@ static void BM_PeerCage_Sinew(benchmark::State& state) {
   liu2013::Liu2013Solver sim(model, settings);
   const int64_t settle = settleStepsFor(settings.dt);
   double drift = std::numeric_limits<double>::infinity();
+  double rootLow = std::numeric_limits<double>::infinity(), rootHigh = -rootLow;  // the hips over the timed steps
   try {
     for (int64_t i = 0; i < settle; ++i) sim.step();
     const liu2013::Liu2013State start = sim.state();
     int64_t n = 0;
     for (auto _ : state) {
       sim.step();
+      const double y = sim.state().skeleton.rootPosition.y();
+      rootLow = std::min(rootLow, y);
+      rootHigh = std::max(rootHigh, y);
       if (++n % kResetSteps == 0) sim.setState(start);  // stay in the standing phase
     }
     drift = maxDrift(sim.state().x, start.x);
@@ -364,6 +603,8 @@ static void BM_PeerCage_Sinew(benchmark::State& state) {
     state.SetLabel(e.what());
   }
   cageCounters(state, *model);
+  state.counters["root_min_m"] = rootLow;
+  state.counters["root_max_m"] = rootHigh;
   driftCounters(state, settings.dt, settle, drift);
 }
 BENCHMARK(BM_PeerCage_Sinew)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -373,7 +614,7 @@ static void BM_PeerCage_Bullet(benchmark::State& state) {
   const auto& model = cageModel();
   const liu2013::Settings settings = cageSettings();
   const double dt = 1.0 / double(state.range(1));
-  BulletCage cage(*model, settings, state.range(0) != 0);
+  BulletCage cage(*model, settings, state.range(0) != 0, dt);
   const int64_t settle = settleStepsFor(dt);
   for (int64_t i = 0; i < settle; ++i) cage.step(dt);
   const std::vector<Vec3> start = cage.positions();
@@ -391,6 +632,55 @@ BENCHMARK(BM_PeerCage_Bullet)
     ->Args({1, 2000})
     ->Args({0, 240})
     ->Args({1, 240})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The cage on a btMultiBody skeleton (BulletBones::MultiBody). Arguments as
+// BM_PeerCage_Bullet. A fixed number of steps (kMultiBodySeconds of simulated
+// time after the settling): an exploded Bullet step costs tens of ms.
+static void BM_PeerCageMultiBody_Bullet(benchmark::State& state) {
+  const auto& model = cageModel();
+  const liu2013::Settings settings = cageSettings();
+  const double dt = 1.0 / double(state.range(1));
+  BulletCage cage(*model, settings, state.range(0) != 0, dt, BulletBones::MultiBody);
+  const int64_t settle = settleStepsFor(dt);
+  for (int64_t i = 0; i < settle; ++i) cage.step(dt);
+  const std::vector<Vec3> start = cage.positions();
+  // The root's height over the timed steps (Sinew's hips, 0.92 m at rest).
+  const double restRoot = model->linkRest.at(0).translation.y();
+  double rootLow = std::numeric_limits<double>::infinity(), rootHigh = -rootLow;
+  bool rootFinite = true;
+  for (auto _ : state) {
+    cage.step(dt);
+    const double y = cage.rootPosition().y();
+    rootFinite = rootFinite && std::isfinite(y);
+    rootLow = std::min(rootLow, y);
+    rootHigh = std::max(rootHigh, y);
+  }
+  cageCounters(state, *model);
+  const double gap = cage.anchorGap(), boneEdge = cage.boneEdgeChange();
+  const double drift = std::max(maxDrift(cage.positions(), start), maxDrift(start, model->restNodes));
+  const bool rootSane = rootFinite && rootLow >= settings.groundHeight && rootHigh <= restRoot + kMaxDrift;
+  state.counters["mass_kg"] = cage.totalMass();
+  state.counters["root_min_m"] = rootFinite ? rootLow : std::numeric_limits<double>::quiet_NaN();
+  state.counters["root_max_m"] = rootFinite ? rootHigh : std::numeric_limits<double>::quiet_NaN();
+  state.counters["anchor_gap_m"] = gap;
+  state.counters["bone_edge_m"] = boneEdge;
+  driftCounters(state, dt, settle, drift);
+  // Stable also needs the root between the ground and kMaxDrift above its rest
+  // height at every timed step, and the skeleton still in the flesh.
+  if (!(rootSane && gap <= kJointSlack && boneEdge <= kJointSlack)) state.counters["stable"] = 0;
+}
+BENCHMARK(BM_PeerCageMultiBody_Bullet)
+    ->ArgNames({"implicit", "hz"})
+    ->ArgsProduct({{0, 1}, {2000}})
+    ->Iterations(std::llround(kMultiBodySeconds * 2000))
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK(BM_PeerCageMultiBody_Bullet)
+    ->ArgNames({"implicit", "hz"})
+    ->ArgsProduct({{0, 1}, {240}})
+    ->Iterations(std::llround(kMultiBodySeconds * 240))
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
