@@ -156,19 +156,23 @@ MotionClip makeKickClip(const Skeleton& s, double seconds, double fps) {
   auto rollOf = [](const Vec3& v, double dx, double drop) {
     return (std::atan2(v.y() + drop, v.x() - dx) - std::atan2(v.y(), v.x())) * 180 / M_PI;
   };
-  // One kick per ~2.5 s. Keys over a kick's phase: rest, weight over the left
-  // foot, chamber (knee up), extension at the top, re-chamber, rest, weight
-  // back. Degrees of hip and knee flexion; the weight shift 0..1.
+  // The weight moves over at the start and back at the end, each in 0.55 s
+  // (less in a clip shorter than 2.5 s): carrying the centre of mass 0.18 m
+  // across takes at least about 0.5 s with the centre of pressure inside the
+  // feet (a = g d / h, d up to 0.23 m, h 0.93 m). Between them, one kick per
+  // ~2.5 s of the clip. Keys over a kick's phase: rest, chamber (knee up),
+  // extension at the top, re-chamber, rest. Degrees of hip and knee flexion.
+  const double ramp = std::min(0.55, 0.22 * seconds);
   const int kicks = std::max(1, static_cast<int>(std::lround(seconds / 2.5)));
-  const double cycle = seconds / kicks;
-  static const std::vector<Key> hipKeys = {{0, 0}, {0.12, 0}, {0.38, 40}, {0.55, 80}, {0.72, 45}, {0.92, 0}, {1, 0}};
-  static const std::vector<Key> kneeKeys = {{0, 0}, {0.12, 0}, {0.38, 85}, {0.55, 8}, {0.72, 60}, {0.92, 0}, {1, 0}};
-  static const std::vector<Key> shiftKeys = {{0, 0}, {0.02, 0}, {0.12, 1}, {0.92, 1}, {0.995, 0}, {1, 0}};
+  const double cycle = (seconds - 2 * ramp) / kicks;
+  static const std::vector<Key> hipKeys = {{0, 0}, {0.05, 0}, {0.3, 40}, {0.5, 80}, {0.68, 45}, {0.95, 0}, {1, 0}};
+  static const std::vector<Key> kneeKeys = {{0, 0}, {0.05, 0}, {0.3, 85}, {0.5, 8}, {0.68, 60}, {0.95, 0}, {1, 0}};
   return sampleClip(s, b, "kick", seconds, fps, [&](double t, PoseBuilder& p) {
-    const double phase = std::clamp(t / cycle - std::floor(t / cycle), 0.0, 1.0);
+    const double k = std::clamp((t - ramp) / cycle, 0.0, double(kicks));
+    const double phase = k >= kicks ? 1.0 : k - std::floor(k);
     const double hip = keyCurve(hipKeys, phase), knee = keyCurve(kneeKeys, phase);
     const double effort = hip / 80.0;  // 0..1, follows the hip
-    const double shift = keyCurve(shiftKeys, phase);
+    const double shift = smootherstep(t / ramp) * smootherstep((seconds - t) / ramp);
     // Exact for the standing leg; the drop is chosen for it.
     const double dx = across * shift, drop = dropAt(dx);
     const double stanceRoll = rollOf(stanceLeg, dx, drop), kickRoll = rollOf(kickLeg, dx, drop);

@@ -31,13 +31,14 @@
 
 namespace sinew {
 
-// The right leg kicks forward twice over 5 s (one kick per ~2.5 s), standing
-// on the left: first the pelvis moves over the left foot (the legs roll, the
-// feet stay), then the knee chambers (hip flexion 40 deg, knee 85 deg), the
-// leg extends with the hip at 80 deg flexion and returns to rest, and the
-// weight goes back between the feet; the torso leans back a little and the
-// arms counter-swing (left forward, right back, 20 deg). Curves are C1
-// (monotone cubic Hermite through key poses).
+// The right leg kicks forward twice over 5 s, standing on the left: first
+// the pelvis moves over the left foot in 0.55 s (the legs roll, the left foot
+// stays, the right heel lifts), then per ~2.5 s of the clip one kick: the knee
+// chambers (hip flexion 40 deg, knee 85 deg), the leg extends with the hip at
+// 80 deg flexion and returns to rest, the torso leaning back a little and the
+// arms counter-swinging (left forward, right back, 20 deg); in the last 0.55 s
+// the weight goes back between the feet. Curves are C1 (monotone cubic
+// Hermite through key poses; the weight shift quintic).
 // Needs RightUpLeg, RightLeg, RightFoot, LeftUpLeg, LeftFoot, Spine, LeftArm, RightArm.
 MotionClip makeKickClip(const Skeleton& s, double seconds = 5.0, double fps = 120);
 

@@ -90,7 +90,9 @@ TEST(Motions, ClipsMatchTheSkeleton) {
     }
     // The root stays in place, except that the kick moves it over the standing foot.
     for (int32_t f = 0; f < clip.frameCount; f += 7)
-      if (std::string(name) != "kick") EXPECT_EQ(clip.localPose(f)[0].translation, s.joints[0].restLocal.translation);
+      if (std::string(name) != "kick") {
+        EXPECT_EQ(clip.localPose(f)[0].translation, s.joints[0].restLocal.translation);
+      }
   }
 }
 
@@ -163,7 +165,9 @@ TEST(Motions, KickStandsOnTheLeftFootAndRaisesTheRightFootForward) {
     EXPECT_GT(rise, -1e-3) << "frame " << f;  // never into the ground
     maxStanceSlip = std::max(maxStanceSlip, (p[leftFoot] - rest[leftFoot]).norm());
     // While the right foot is up (not only its heel) the pelvis is over the left foot.
-    if (rise > 0.1) EXPECT_NEAR(p[hips].x(), p[leftFoot].x(), 0.005) << "frame " << f;
+    if (rise > 0.1) {
+      EXPECT_NEAR(p[hips].x(), p[leftFoot].x(), 0.005) << "frame " << f;
+    }
     EXPECT_NEAR(p[hips].z(), rest[hips].z(), 1e-9) << "frame " << f;
     const bool high = rise > 0.4;
     peaks += high && !wasHigh;
