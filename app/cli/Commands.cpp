@@ -480,6 +480,7 @@ int rig(const RigArgs& args) {
     RigBuildOptions opt;
     opt.cageNodes = args.cageNodes;
     opt.regions = args.regions;
+    opt.regionVertices = args.regionVertices;
     opt.rebuild = args.rebuild;
     if (args.weights == "none") opt.weights = false;
     else if (args.weights == "harmonic") opt.method = WeightMethod::Harmonic;
@@ -663,6 +664,10 @@ Subcommand addRig(CLI::App& app) {
   rigCmd->add_option("-o,--output", a->output, "Project file to write (may be the input)")->required();
   rigCmd->add_option("--cage-nodes", a->cageNodes, "Target number of cage nodes")->check(CLI::Range(50, 200000));
   rigCmd->add_flag("--regions", a->regions, "Also build the conforming mesh with bone regions (Li 2019)");
+  rigCmd->add_option("--region-vertices", a->regionVertices,
+                     "The conforming mesh's resolution: its exterior simplified to about this many vertices (default "
+                     "2000; e.g. 600 for a mesh Li 2019 steps in real time; the full surface stays embedded)")
+      ->check(CLI::Range(100, 1000000));
   rigCmd->add_option("--weights", a->weights, "Weights: bbw (bounded biharmonic), harmonic or none")
       ->check(CLI::IsMember({"bbw", "harmonic", "none"}));
   rigCmd->add_flag("--rebuild", a->rebuild, "Rebuild the parts even if present");

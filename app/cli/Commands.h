@@ -92,6 +92,7 @@ struct RigArgs {
   std::string output;
   size_t cageNodes = 1200;
   bool regions = false;
+  size_t regionVertices = 2000;  // the conforming mesh's exterior, simplified to this many vertices
   std::string weights = "bbw";  // bbw | harmonic | none
   bool rebuild = false;
   bool json = false;

@@ -100,6 +100,7 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   if (opt.regions && (!existingRegions || opt.rebuild)) {
     RegionMeshOptions ro;
     ro.name = mesh->name + " regions";
+    ro.exteriorTargetVertices = opt.regionVertices;
     std::optional<RegionMeshResult> built;
     try {
       built = buildRegionMesh(*surface, skeleton, ro, progress.sub(0.45, 0.7));

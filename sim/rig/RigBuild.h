@@ -26,6 +26,11 @@ struct RigBuildOptions {
   bool cage = true;             // build the cage if the mesh has none
   size_t cageNodes = 1200;
   bool regions = false;         // build the conforming mesh if the mesh has none
+  // Its resolution: the exterior is simplified to this many vertices before
+  // TetGen meshes it (RegionMeshOptions::exteriorTargetVertices); fewer give
+  // a coarser mesh that Li 2019 steps faster, while the full surface stays
+  // embedded in it for the viewport and export.
+  size_t regionVertices = 2000;
   bool weights = true;          // compute weights if the cage has none
   WeightMethod method = WeightMethod::BoundedBiharmonic;
   bool rebuild = false;         // rebuild the requested parts even if present

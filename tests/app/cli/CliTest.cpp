@@ -427,6 +427,36 @@ TEST(CliSimulate, Li2019RunsThePassiveOrDrivenCharacterOnTheConformingMesh) {
   expectBadInput(cli(dir, {"simulate", bar, "--solver", "li2019", "--pin-box", "5,5,5,6,6,6"}), "--pin-box");
 }
 
+// The live setting for Li 2019: `rig --regions --region-vertices N` builds a
+// coarser conforming mesh (fewer nodes, so fewer flops per iteration) with the
+// whole surface still embedded in it; out-of-range values are refused.
+TEST(CliRig, RegionVerticesMakeACoarserConformingMeshThatKeepsTheWholeSurface) {
+  const TempDir dir;
+  const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  const std::string fine = dir.file("fine.sinew"), coarse = dir.file("coarse.sinew");
+  ASSERT_EQ(cli(dir, {"rig", rigged, "--regions", "--weights", "none", "-o", fine}).exitCode, 0);
+  const ProcessResult rig =
+      cli(dir, {"rig", rigged, "--regions", "--region-vertices", "400", "--weights", "none", "-o", coarse});
+  ASSERT_EQ(rig.exitCode, 0) << rig.out << rig.err;
+  auto conforming = [](const Project& p) -> const VolumeObject& {
+    for (const VolumeObject& v : p.volumes)
+      if (v.kind == VolumeKind::Conforming) return v;
+    throw std::runtime_error("no conforming mesh");
+  };
+  const Project f = loadProject(fine), c = loadProject(coarse);
+  const size_t fineNodes = conforming(f).mesh.nodes.size(), coarseNodes = conforming(c).mesh.nodes.size();
+  std::printf("conforming mesh: %zu nodes by default, %zu with --region-vertices 400\n", fineNodes, coarseNodes);
+  EXPECT_LT(double(coarseNodes), 0.7 * double(fineNodes));
+  EXPECT_EQ(conforming(c).embedding.vertexCount(), c.meshes[0].mesh.vertexCount()) << "the whole surface is embedded";
+  EXPECT_EQ(c.meshes[0].mesh.vertexCount(), f.meshes[0].mesh.vertexCount());
+  const ProcessResult r = cli(dir, {"simulate", coarse, "--solver", "li2019", "--seconds", "0.1", "--iterations", "5",
+                                    "--threads", "1"});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  const ProcessResult bad = cli(dir, {"rig", rigged, "--regions", "--region-vertices", "10", "-o", dir.file("x.sinew")});
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_NE(bad.err.find("--region-vertices"), std::string::npos) << bad.err;
+}
+
 TEST(CliSimulate, ProjectWithoutVolumeOrClipSaysWhatIsMissing) {
   const TempDir dir;
   const std::string bare = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew";

@@ -13,7 +13,9 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTest>
 
 #include <cmath>
@@ -405,6 +407,37 @@ TEST_F(RigTest, BuildingTheRigIsOneUndoStepAndGivesSmoothWeights) {
   window->actUndo->trigger();
   EXPECT_TRUE(p.volumes.empty());
   EXPECT_FALSE(p.meshes[0].skin.has_value());
+}
+
+TEST_F(RigTest, TheConformingDetailBoxMakesACoarserMeshForLiveLi2019) {
+  // The Rig panel's "Conforming detail" builds the conforming mesh from an
+  // exterior of about that many vertices; the whole surface stays embedded.
+  const MeshObject& body = window->document()->project().meshes[0];
+  const size_t vertices = body.mesh.vertexCount();
+  window->selectObject(body.id);
+  auto* detail = window->findChild<QSpinBox*>("regionVertices");
+  auto* build = window->findChild<QPushButton*>("buildRegions");
+  ASSERT_NE(detail, nullptr);
+  ASSERT_NE(build, nullptr);
+  EXPECT_EQ(detail->value(), 2000);
+  auto nodesAfterBuild = [&] {
+    build->click();
+    EXPECT_TRUE(window->tasks()->waitForIdle(280000));
+    for (const VolumeObject& v : window->document()->project().volumes)
+      if (v.kind == VolumeKind::Conforming) {
+        EXPECT_EQ(v.embedding.vertexCount(), vertices);
+        return v.mesh.nodes.size();
+      }
+    ADD_FAILURE() << "no conforming mesh";
+    return size_t(0);
+  };
+  const size_t fine = nodesAfterBuild();
+  detail->setValue(400);
+  const size_t coarse = nodesAfterBuild();
+  EXPECT_LT(double(coarse), 0.7 * double(fine)) << fine << " -> " << coarse;
+  window->findChild<QDockWidget*>("dockRig")->raise();
+  QApplication::processEvents();
+  window->grab().save("/tmp/sinew-conforming-detail.png");
 }
 
 TEST_F(RigTest, AnOpenSurfaceGetsAConformingMeshAroundAClosedHull) {
