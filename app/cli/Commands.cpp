@@ -666,7 +666,8 @@ Subcommand addRig(CLI::App& app) {
   rigCmd->add_flag("--regions", a->regions, "Also build the conforming mesh with bone regions (Li 2019)");
   rigCmd->add_option("--region-vertices", a->regionVertices,
                      "The conforming mesh's resolution: its exterior simplified to about this many vertices (default "
-                     "2000; e.g. 600 for a mesh Li 2019 steps in real time; the full surface stays embedded)")
+                     "2000; e.g. 400, with --iterations 5, for a mesh Li 2019 steps in real time; the full surface stays "
+                     "embedded)")
       ->check(CLI::Range(100, 1000000));
   rigCmd->add_option("--weights", a->weights, "Weights: bbw (bounded biharmonic), harmonic or none")
       ->check(CLI::IsMember({"bbw", "harmonic", "none"}));

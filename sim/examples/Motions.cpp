@@ -136,12 +136,12 @@ MotionClip makeKickClip(const Skeleton& s, double seconds, double fps) {
   const int32_t upLeg = b.require("RightUpLeg"), leg = b.require("RightLeg"), foot = b.require("RightFoot");
   const int32_t stanceUpLeg = b.require("LeftUpLeg"), stanceFoot = b.require("LeftFoot");
   const int32_t spine = b.require("Spine"), leftArm = b.require("LeftArm"), rightArm = b.require("RightArm");
-  // The weight goes over the stance (left) foot before the kick and back
-  // after it: the pelvis moves sideways until it is over that foot, the
+  // The weight goes over the stance (left) foot before the kicks and back
+  // after them: the pelvis moves sideways until it is over that foot, the
   // standing leg rolls about the forward axis so that its foot stays where it
   // is (the pelvis drops as the leg needs), and the kicking leg rolls to point
-  // at its foot, which it can no longer quite reach: its heel lifts, a few
-  // centimetres, before the kick takes the foot off the ground.
+  // at its foot, which it can no longer quite reach: that foot lifts a little
+  // before the kick takes it off the ground.
   const std::vector<Transform> rest = s.worldRest();
   const Vec3 stanceLeg = rest[size_t(stanceFoot)].translation - rest[size_t(stanceUpLeg)].translation;
   const Vec3 kickLeg = rest[size_t(foot)].translation - rest[size_t(upLeg)].translation;
