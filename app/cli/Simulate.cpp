@@ -452,7 +452,7 @@ int simulate(const SimulateArgs& args) {
     if (!args.exportDir.empty()) std::cout << "wrote " << rec.surfaces.size() << " frames to " << args.exportDir << "\n";
     if (controller)
       std::cout << "controller '" << controller->name << "' (ends at " << controlled.policy->end()
-                << " s, then its last targets stay): " << tracking.verdict() << ", final tracking cost " << tracking.finalCost()
+                << " s, then it holds the reference's last pose under balance feedback): " << tracking.verdict() << ", final tracking cost " << tracking.finalCost()
                 << "\n";
     if (controller && !tracking.jumpText().empty()) std::cout << tracking.jumpText() << "\n";
     if (pushedAt >= 0) std::cout << "pushed at " << pushedAt << " s\n";

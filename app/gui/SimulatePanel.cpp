@@ -481,11 +481,11 @@ void SimulatePanel::updateFrames() {
   if (c && n > 0) {
     const double end = c->duration(), t = sim_->displayedTime();
     text += t < end ? tr("\ncontroller '%1': %2 of %3\u00a0s").arg(QString::fromStdString(c->name)).arg(t, 0, 'f', 2).arg(end, 0, 'f', 2)
-                    : tr("\ncontroller '%1' ended at %2\u00a0s: its last targets stay").arg(QString::fromStdString(c->name)).arg(end, 0, 'f', 2);
+                    : tr("\ncontroller '%1' ended at %2\u00a0s: it holds the last pose, balancing").arg(QString::fromStdString(c->name)).arg(end, 0, 'f', 2);
   }
   time_->setText(text);
   const int endFrame = c && sim_->frameTime() > 0 ? int(std::lround(c->duration() / sim_->frameTime())) : -1;
-  timeline_->setMarker(endFrame, endFrame < 0 ? QString() : tr("The controller ends here (%1 s); after it, its last targets stay").arg(c->duration(), 0, 'f', 2));
+  timeline_->setMarker(endFrame, endFrame < 0 ? QString() : tr("The controller ends here (%1 s); after it, the character holds the reference's last pose, balancing").arg(c->duration(), 0, 'f', 2));
   realtime_->setText(sim_->realtimeFactor() > 0 ? QString::number(sim_->realtimeFactor(), 'f', 2) + "x" : "-");
   msPerStep_->setText(sim_->msPerStep() > 0 ? QString::number(sim_->msPerStep(), 'f', 2) + " ms" : "-");
   updateState();

@@ -389,7 +389,7 @@ QString SimulationController::hudText(double t) const {
   if (controller_) {
     const double end = controller_->duration();
     text += t < end ? tr("  controller %1 / %2 s").arg(t, 0, 'f', 2).arg(end, 0, 'f', 2)
-                    : tr("  controller ended at %1 s").arg(end, 0, 'f', 2);
+                    : tr("  controller ended at %1 s, holding").arg(end, 0, 'f', 2);
   }
   return text;
 }

@@ -31,9 +31,10 @@ inline constexpr int kFeedbackStateSize = 6;
 std::vector<int32_t> feedbackJoints(const ReferenceMotion& reference);
 
 // The reduced state deviation of a simulated skeleton from the reference at
-// reference time t.
+// reference time t (still: from standing still, the centre of mass at rest
+// where the rest pose has it over the feet, in the reference's heading at t).
 std::array<double, kFeedbackStateSize> feedbackState(const ReferenceMotion& reference,
-                                                     const dyn::ArticulatedState& sim, double t);
+                                                     const dyn::ArticulatedState& sim, double t, bool still = false);
 
 // A gain matrix (3 * joints x stateSize, row-major) from per-joint-kind
 // scalars: ankles and hips each get tilt, balance and velocity gains acting
@@ -57,6 +58,14 @@ std::vector<double> swingGainMatrix(const BalanceGains& g, const std::vector<int
                                     const ReferenceMotion& reference);
 // The default gains (this character kind: an ankle strategy).
 BalanceGains defaultBalanceGains();
+
+// After a controller's end: its reference's last pose held, under an ankle
+// strategy against standing still (holdTargets, every kHoldPeriod). On the example it stands for as long as it is played and
+// rides out a 0.3 m/s shove forward or sideways (docs/PERFORMANCE.md).
+BalanceGains holdBalanceGains();
+inline constexpr double kHoldPeriod = 0.01;  // s between corrections
+std::vector<Quat> holdTargets(const ReferenceMotion& reference, const dyn::ArticulatedModel& skeleton, double t,
+                              const dyn::ArticulatedState& sim);
 
 // `targets` (per link, joint-local) with the feedback offsets added: the
 // matrix `gains` (3 * joints.size() x kFeedbackStateSize) times `s`.

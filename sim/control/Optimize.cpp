@@ -339,9 +339,18 @@ ControllerPolicy::ControllerPolicy(ControllerObject controller, std::shared_ptr<
     t += w.duration;
   }
   if (controller_.windows.empty()) throw InputError(controller_.name, "the controller has no windows");
+  if (controller_.windows.size() >= size_t(std::numeric_limits<int32_t>::max() / kCorrectionsPerWindow))
+    throw InputError(controller_.name, "the controller has too many windows to play (" +
+                                           std::to_string(controller_.windows.size()) + ")");
 }
 
 int32_t ControllerPolicy::windowAt(double t) const {
+  const int32_t windows = int32_t(controller_.windows.size());
+  if (t >= end()) {
+    // The hold: one code per correction after the end.
+    const double j = std::floor((t - end()) / kHoldPeriod);
+    return windows * kCorrectionsPerWindow + int32_t(std::min<double>(j, kCorrectionsPerWindow - 1));
+  }
   const auto it = std::upper_bound(windowStart_.begin(), windowStart_.end(), t);
   const int32_t k = int32_t(std::max<ptrdiff_t>(0, (it - windowStart_.begin()) - 1));
   if (!feedback_) return k;
@@ -351,14 +360,20 @@ int32_t ControllerPolicy::windowAt(double t) const {
 }
 
 double ControllerPolicy::referenceTime(double t) const {
-  const int32_t code = windowAt(t);
-  const int32_t k = feedback_ ? code / kCorrectionsPerWindow : code;
+  const auto it = std::upper_bound(windowStart_.begin(), windowStart_.end(), t);
+  const size_t k = size_t(std::max<ptrdiff_t>(0, (it - windowStart_.begin()) - 1));
   const ControlWindow& w = controller_.windows[size_t(k)];
   const double u = std::clamp((t - windowStart_[size_t(k)]) / w.duration, 0.0, 1.0);
   return w.referenceStart + u * w.referenceDuration;
 }
 
 dyn::PdTargets ControllerPolicy::targets(int32_t code, const liu2013::Liu2013Solver& sim) const {
+  if (code >= int32_t(controller_.windows.size()) * kCorrectionsPerWindow) {
+    const ControlWindow& last = controller_.windows.back();
+    return {holdTargets(*reference_, sim.model().skeleton, last.referenceStart + last.referenceDuration,
+                        sim.state().skeleton),
+            {}};
+  }
   if (!feedback_) return {controller_.windows[size_t(code)].targets, {}};
   const int32_t k = code / kCorrectionsPerWindow, j = code % kCorrectionsPerWindow;
   const ControlWindow& w = controller_.windows[size_t(k)];

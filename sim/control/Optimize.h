@@ -65,8 +65,9 @@ class ControllerPolicy final : public liu2013::TargetPolicy {
   // Reference time at simulated time t (time scaling: each window maps its
   // duration onto its reference span).
   double referenceTime(double t) const;
-  // Simulated time at which the last window ends; after it the last
-  // window's targets stay (with the feedback's corrections at its end).
+  // Simulated time at which the last window ends; after it the character
+  // holds the reference's last pose under balance feedback (holdTargets),
+  // corrected every kHoldPeriod, for as long as it is played.
   double end() const { return windowStart_.back() + controller_.windows.back().duration; }
 
  private:

@@ -29,10 +29,17 @@ namespace sinew::liu2013 {
 
 // Penalty contact on the fine surface (Section 4.2.4), per m^2 of surface:
 // the defaults of Settings, and what ModelOptions makes the masses stable for.
-inline constexpr double kContactStiffness = 4e6;  // N/m per m^2
-inline constexpr double kContactDamping = 4e3;    // N s/m per m^2
-// Sticking friction is a viscous force this many times the normal damping.
-inline constexpr double kStickingDampingFactor = 20;
+// Stiff enough that two feet resist tipping far more than M g h (at 4e6 a
+// sole sank 5 mm standing and the soles' rotational stiffness was about M g h).
+inline constexpr double kContactStiffness = 6e7;  // N/m per m^2
+inline constexpr double kContactDamping = 6e4;    // N s/m per m^2
+// Sticking friction (Coulomb's static regime): a spring to where the surface
+// vertex first touched, this many times the normal stiffness, and a damper
+// this many times the normal damping; past mu times the normal force the
+// vertex slides and its anchor follows it. (A damper alone let standing feet
+// creep: any steady shear made them slide at shear / damping.)
+inline constexpr double kStickingStiffnessFactor = 1;
+inline constexpr double kStickingDampingFactor = 1;
 
 struct Material {
   double youngsModulus = 6e4;   // Pa
@@ -58,6 +65,7 @@ struct ModelOptions {
   double maxPdFrequency = 40;      // Hz
   int maxInfluences = 4;           // skinning influences kept per node for the reference pose
   double soleStiffening = 5;       // Young's modulus factor for the bones nearest the ground at rest (feet)
+  double solePad = 0.003;          // feet rigid down to a pad this fraction of the rest height thick (0: soft feet)
   double minNodeMassFraction = 0.3;  // mass scaling: lightest node mass as a fraction of the mean (0: off)
   // Stable by construction: a node whose stiffness and damping over its mass
   // would make this explicit step unstable gets the mass that makes it stable
@@ -205,6 +213,11 @@ struct Liu2013State {
   int32_t longestInvertedRun = 0;    // the longest run of any element so far
   int32_t policyWindow = -1;         // the TargetPolicy window whose targets are held
   std::vector<Quat> policyTargets;   // (nLinks) those targets
+  // Per fine-surface vertex (empty: none yet): what it sticks to (0: nothing,
+  // 1: the ground, 2 + c: collider c) and where (world) its friction spring
+  // is anchored.
+  std::vector<int32_t> contactSource;
+  std::vector<Vec3> contactAnchor;
   bool operator==(const Liu2013State& o) const;
 };
 

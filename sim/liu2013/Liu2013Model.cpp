@@ -125,6 +125,27 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     for (size_t l = 0; l < nLinks; ++l)
       if (linkLowest[l] < lowest + 0.08 * all.size().y()) footLinks.push_back(int32_t(l));
   }
+  // Feet are rigid down to a sole pad: a foot's flesh nodes (dominant
+  // weight on a foot link) higher than the pad above the lowest rest node are
+  // fixed to the foot's bone. (On soft feet the soles' rotational stiffness
+  // was below M g h: a character held rigidly in a standing pose tipped over
+  // its heels in 1.5 s.)
+  if (options.solePad > 0) {
+    double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+    for (const Vec3& x : m.restNodes) {
+      lowest = std::min(lowest, x.y());
+      highest = std::max(highest, x.y());
+    }
+    const double pad = lowest + options.solePad * (highest - lowest);
+    for (size_t i = 0; i < nNodes; ++i) {
+      if (m.nodeLink[i] >= 0 || m.restNodes[i].y() <= pad) continue;
+      const Influence f = m.influences[size_t(m.influenceOffsets[i])];
+      if (f.weight < 0.5 || std::find(footLinks.begin(), footLinks.end(), f.link) == footLinks.end()) continue;
+      m.nodeLink[i] = f.link;
+      for (int32_t a = m.influenceOffsets[i]; a < m.influenceOffsets[i + 1]; ++a)
+        m.influences[size_t(a)] = {f.link, a == m.influenceOffsets[i] ? 1.0 : 0.0};
+    }
+  }
   if (options.soleStiffening > 1)
     for (int32_t l : footLinks) linkMaterial[size_t(l)].youngsModulus *= options.soleStiffening;
   for (const auto& [name, mat] : options.regions) {
@@ -225,7 +246,8 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
     const double h = options.stableStep;
     for (size_t i = 0; i < nNodes; ++i) {
       // Along the ground's normal: elastic and contact stiffness, contact
-      // damping; along it: elastic stiffness and sticking friction.
+      // damping; across it: elastic stiffness and sticking friction (its
+      // spring and damper).
       const double ke = nodeStiffness[i], a = contactArea[i];
       const double kn = ke + options.contactStiffness * a, cn = options.contactDamping * a;
       const double ct = kStickingDampingFactor * options.contactDamping * a;
@@ -234,10 +256,11 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
       // solver integrates it implicitly (unconditionally stable) instead of
       // the node being made heavier; elsewhere it stays explicit, as in the
       // paper.
-      const bool implicitDrag = h > 0 && ct > 0 && m.nodeMass[i] < 0.9 * (h * h * ke + 2 * h * ct) / 4.0;
+      const double kt = ke + kStickingStiffnessFactor * options.contactStiffness * a;  // across: with the sticking spring
+      const bool implicitDrag = h > 0 && ct > 0 && m.nodeMass[i] < 0.9 * (h * h * kt + 2 * h * ct) / 4.0;
       m.nodeImplicitDrag[i] = implicitDrag ? 1 : 0;
       const double dragBudget = implicitDrag ? 0.0 : 2 * h * ct;
-      const double needed = h > 0 ? std::max(h * h * kn + 2 * h * cn, h * h * ke + dragBudget) / 4.0 : 0.0;
+      const double needed = h > 0 ? std::max(h * h * kn + 2 * h * cn, h * h * kt + dragBudget) / 4.0 : 0.0;
       // Gershgorin sums over-estimate the largest eigenvalue: act on nodes
       // more than 5 % past the bound (0.9 of the mass it asks for).
       if (m.nodeMass[i] > 0 && m.nodeMass[i] < 0.9 * needed) {

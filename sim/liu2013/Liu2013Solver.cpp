@@ -343,6 +343,10 @@ void Liu2013Solver::accumulateForces() {
   sc.nodeDrag.resize(nNodes, Mat3::Zero());
   if (tg.contact) {
     const double ks = settings_.contactStiffness, kd = settings_.contactDamping, mu = settings_.friction;
+    if (state_.contactSource.size() != nVerts) {
+      state_.contactSource.assign(nVerts, 0);
+      state_.contactAnchor.assign(nVerts, Vec3::Zero());
+    }
     sc.arena.execute([&] {
       tbb::parallel_for(tbb::blocked_range<size_t>(0, nVerts, 512), [&](const tbb::blocked_range<size_t>& r) {
         for (size_t v = r.begin(); v < r.end(); ++v) {
@@ -355,29 +359,50 @@ void Liu2013Solver::accumulateForces() {
           }
           Vec3 f = Vec3::Zero();
           Mat3 drag3 = Mat3::Zero();
-          auto respond = [&](const dyn::ContactPoint& c, double friction) {
+          int32_t& stuckTo = state_.contactSource[v];
+          Vec3& anchor = state_.contactAnchor[v];
+          int32_t touching = 0;
+          // Penalty normal force; tangentially Coulomb friction, sticking
+          // (a spring to the anchor and a damper) until it would pass mu fn.
+          auto respond = [&](const dyn::ContactPoint& c, double friction, int32_t source) {
             if (c.depth <= 0) return;
             const double area = m.vertexArea[v];
             const double vn = vel.dot(c.normal);
             const double fn = std::max(0.0, area * (ks * c.depth - kd * vn));
             if (fn <= 0) return;
             const Vec3 vt = vel - vn * c.normal;
-            const double speed = vt.norm();
-            Vec3 ft = Vec3::Zero();
-            if (speed > 1e-12) {
-              const double drag = kStickingDampingFactor * area * kd;  // sticking regime: viscous
-              if (drag * speed < friction * fn && m.vertexImplicitDrag[v]) {
-                // Sticking, where the step cannot take the drag explicitly: integrate() applies it implicitly.
-                drag3 += drag * (Mat3::Identity() - c.normal * c.normal.transpose());
-              } else {
-                ft = -std::min(friction * fn, drag * speed) * (vt / speed);
+            const double drag = kStickingDampingFactor * area * kd;
+            const double spring = kStickingStiffnessFactor * area * ks;
+            const double limit = friction * fn;
+            Vec3 ft = Vec3::Zero();  // the spring's pull toward the anchor
+            if (touching == 0) {
+              touching = source;
+              if (stuckTo != source) anchor = p;  // first touch: stick here
+              Vec3 stretch = p - anchor;
+              stretch -= stretch.dot(c.normal) * c.normal;
+              ft = -spring * stretch;
+              if (ft.norm() > limit) {
+                // Stretched past the limit: the anchor follows the vertex.
+                ft *= limit / ft.norm();
+                anchor = p + ft / spring;
               }
+            }
+            const Vec3 total = ft - drag * vt;
+            if (total.norm() > limit) {
+              ft = limit * total.normalized();  // sliding: kinetic friction
+            } else if (m.vertexImplicitDrag[v]) {
+              // Sticking, where the step cannot take the drag explicitly: integrate() applies it implicitly.
+              drag3 += drag * (Mat3::Identity() - c.normal * c.normal.transpose());
+            } else {
+              ft = total;
             }
             f += fn * c.normal + ft;
           };
-          respond(dyn::probeGround(settings_.groundHeight, p), mu);
+          respond(dyn::probeGround(settings_.groundHeight, p), mu, 1);
           for (size_t c = 0; c < settings_.colliders.size(); ++c)
-            respond(dyn::probe(settings_.colliders[c], sc.colliderPose[c], p), settings_.colliders[c].friction);
+            respond(dyn::probe(settings_.colliders[c], sc.colliderPose[c], p), settings_.colliders[c].friction,
+                    2 + int32_t(c));
+          stuckTo = touching;
           sc.vertexForce[v] = f;
           sc.vertexTouched[v] = f.squaredNorm() > 0 ? 1 : 0;
           if (!drag3.isZero(0)) {
@@ -589,7 +614,8 @@ bool Liu2013State::operator==(const Liu2013State& o) const {
   };
   return time == o.time && steps == o.steps && skeleton == o.skeleton && x == o.x && v == o.v && rotation == o.rotation &&
          plasticRotation == o.plasticRotation && invertedRun == o.invertedRun && invertedSteps == o.invertedSteps &&
-         longestInvertedRun == o.longestInvertedRun && policyWindow == o.policyWindow && same(policyTargets, o.policyTargets);
+         longestInvertedRun == o.longestInvertedRun && policyWindow == o.policyWindow && same(policyTargets, o.policyTargets) &&
+         contactSource == o.contactSource && contactAnchor == o.contactAnchor;
 }
 
 // ---------------------------------------------------------------------------

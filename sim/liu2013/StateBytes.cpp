@@ -44,7 +44,7 @@ struct Reader {
   }
 };
 
-constexpr uint32_t kMagic = 0x5331544cu;  // "LT1S"
+constexpr uint32_t kMagic = 0x5332544cu;  // "LT2S"
 
 }  // namespace
 
@@ -67,6 +67,8 @@ std::vector<uint8_t> stateToBytes(const Liu2013State& s) {
   w.value(s.longestInvertedRun);
   w.value(s.policyWindow);
   w.array(s.policyTargets);
+  w.array(s.contactSource);
+  w.array(s.contactAnchor);
   return out;
 }
 
@@ -92,6 +94,8 @@ Liu2013State stateFromBytes(const uint8_t* data, size_t size) {
   r.value(s.longestInvertedRun);
   r.value(s.policyWindow);
   r.array(s.policyTargets);
+  r.array(s.contactSource);
+  r.array(s.contactAnchor);
   if (r.p != r.end) throw InputError("state bytes", "trailing data");
   return s;
 }

@@ -107,7 +107,7 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_EQ(r["summary"]["upright_tilt_degrees"].get<double>(), 30.0);
   EXPECT_EQ(r["summary"]["stayed_up"].get<bool>(), !r["summary"]["fell"].get<bool>() && maxTilt < 30.0);
   EXPECT_GT(r["summary"]["controller_end"].get<double>(), 0.0);
-  EXPECT_NE(s.out.find("then its last targets stay"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("then it holds the reference's last pose under balance feedback"), std::string::npos) << s.out;
   // Jump figures: standing, neither it nor its reference leaves the ground.
   const json& flight = r["summary"]["flight"];
   EXPECT_EQ(flight["clearance"].get<double>(), 0.05);
@@ -139,6 +139,27 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
 // --step: the search and its controller at twice the paper's step (half the
 // steps per sample); the controller keeps its step and plays at it wherever
 // it is played, whatever the project's step.
+// A controller that ends standing still (the generated "Elbow bend" clip's
+// first 0.2 s, its initial targets alone) is followed by the hold: the
+// reference's last pose on an ankle-strategy balance keeps the character up
+// long after the end (before the hold and the rigid feet it fell 1.5 s after).
+TEST(CliOptimize, AControllerThatEndsStillIsHeldUprightAfterItsEnd) {
+  const TempDir dir;
+  const ProcessResult o = cli(dir, {"optimize", kProject, "--clip", "Elbow bend", "--end", "0.2", "--samples", "1",
+                                    "--keep", "1", "--noise", "0", "--time-scaling", "off", "--threads", "1", "-o",
+                                    dir.file("stand.sinew"), "--name", "stand"});
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  const std::string held = dir.file("held.json");
+  const ProcessResult h = cli(dir, {"simulate", dir.file("stand.sinew"), "--controller", "stand", "--threads", "2",
+                                    "--stats-json", held, "--fps", "10", "--seconds", "5"});
+  ASSERT_EQ(h.exitCode, 0) << h.out << h.err;
+  EXPECT_NE(h.out.find("then it holds the reference's last pose under balance feedback"), std::string::npos) << h.out;
+  const json hs = json::parse(test::readBytes(held))["summary"];
+  EXPECT_LT(hs["controller_end"].get<double>(), 0.25);
+  EXPECT_TRUE(hs["stayed_up"].get<bool>()) << hs.dump(1);
+  EXPECT_LT(hs["max_tilt_degrees"].get<double>(), 3.0) << hs.dump(1);
+}
+
 TEST(CliOptimize, ASearchAtTwiceThePapersStepSavesItsStepAndPlaysAtIt) {
   const TempDir dir;
   std::vector<std::string> args = optimizeArgs(dir.file("a.sinew"), dir.file("a.json"), "2");
@@ -301,7 +322,7 @@ TEST(CliOptimize, ShippedJumpLeavesTheGroundLandsAndStaysUp) {
   const TempDir dir;
   const std::string stats = dir.file("jump.json");
   const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-jump.sinew",
-                                    "--controller", "01_01 1-2.7 s", "--threads", "1", "--seconds", "1.642",
+                                    "--controller", "01_01 1-2.7 s", "--threads", "1", "--seconds", "1.6025",
                                     "--stats-json", stats});
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("flight: "), std::string::npos) << r.out;
