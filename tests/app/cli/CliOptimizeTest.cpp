@@ -340,6 +340,33 @@ TEST(CliOptimize, ShippedJumpLeavesTheGroundLandsAndStaysUp) {
   EXPECT_LT(t["simulated"].get<double>(), 1.5 * t["reference"].get<double>()) << "not twice as far";
 }
 
+// The whole 0-4 s of 01_01 (stand, crouch, first jump, landing, second jump)
+// in one controller, shipped in the same project: up to its end, airborne when
+// the subject is, its root near the subject's. Made by the jump's command
+// with --start 0 --end 4 (40 windows, 12,000 samples, 1,320 s;
+// docs/PERFORMANCE.md).
+TEST(CliOptimize, ShippedZeroToFourSecondsJumpsLandsAndStaysUpToItsEnd) {
+  const TempDir dir;
+  const std::string stats = dir.file("jump04.json");
+  const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-jump.sinew",
+                                    "--controller", "01_01 0-4 s", "--threads", "2", "--seconds", "3.81",
+                                    "--fps", "60", "--stats-json", stats});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json s = json::parse(test::readBytes(stats))["summary"];
+  EXPECT_TRUE(s["stayed_up"].get<bool>()) << s.dump(1);
+  const json& f = s["flight"];
+  EXPECT_GT(f["reference"]["seconds"].get<double>(), 0.35) << "two jumps";
+  EXPECT_GT(f["seconds"].get<double>(), 0.3) << "both feet 5 cm off the ground";
+  EXPECT_NEAR(f["take_off"].get<double>(), f["reference"]["take_off"].get<double>(), 0.1);
+  EXPECT_NEAR(f["landing"].get<double>(), f["reference"]["landing"].get<double>(), 0.1);
+  EXPECT_GT(f["peak_com_rise"].get<double>(), 0.15);
+  const json& t = s["forward_travel"];
+  EXPECT_GT(t["reference"].get<double>(), 1.0);
+  EXPECT_LT(t["root_error_at_landing"].get<double>(), 0.3);
+  EXPECT_LT(t["root_error_at_controller_end"].get<double>(), 0.25);
+  EXPECT_LT(t["simulated"].get<double>(), 1.25 * t["reference"].get<double>()) << "not twice as far";
+}
+
 TEST(CliOptimize, BadInputIsNamed) {
   const TempDir dir;
   auto expectError = [&](std::vector<std::string> args, const std::string& fragment) {

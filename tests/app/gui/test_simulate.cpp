@@ -70,15 +70,24 @@ class SimulateTest : public ::testing::Test {
   // Opens a shipped project with one controller (by default the walk,
   // projects/humanoid/humanoid-walk.sinew) in the Control dock with that
   // controller selected.
-  ControllerPanel* openShippedController(const char* project = "projects/humanoid/humanoid-walk.sinew") {
+  // Opens a shipped project and selects its one controller, or the one named
+  // `controller` (null when there is no such controller).
+  ControllerPanel* openShippedController(const char* project = "projects/humanoid/humanoid-walk.sinew",
+                                         const char* controller = nullptr) {
     const QString path = sourcePath(project);
     window->openProjectData(loadProject(path.toStdString()), path);
     window->findChild<QDockWidget*>("dockControl")->raise();
     ControllerPanel* panel = window->controllerPanel();
     if (!panel) return nullptr;
     auto* list = panel->findChild<QListWidget*>("ctlControllers");
-    if (list->count() != 1) return nullptr;
-    list->setCurrentRow(0);
+    if (!controller) {
+      if (list->count() != 1) return nullptr;
+      list->setCurrentRow(0);
+      return panel;
+    }
+    const QList<QListWidgetItem*> found = list->findItems(QString::fromUtf8(controller), Qt::MatchStartsWith);
+    if (found.size() != 1) return nullptr;
+    list->setCurrentItem(found.front());
     return panel;
   }
   // Plays the panel's selected controller (`name`) with Play for `seconds` of
@@ -716,8 +725,8 @@ TEST_F(SimulateTest, ShippedTurnControllerPlaysFromTheControlPanel) {
 // every 0.2 s over the jump (scrubbed on the timeline) is saved to
 // /tmp/sinew-jump-strip.png (docs/images/jump-strip.png is a copy).
 TEST_F(SimulateTest, ShippedJumpControllerJumpsFromTheControlPanel) {
-  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew");
-  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped jump project";
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 1-2.7 s");
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or no '01_01 1-2.7 s' in the shipped jump project";
   playsUpWithItsGhost(panel, "01_01 1-2.7 s", 1.6, "/tmp/sinew-jump-play.png");
   SimulationController* sim = window->simulation();
   auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
@@ -745,6 +754,38 @@ TEST_F(SimulateTest, ShippedJumpControllerJumpsFromTheControlPanel) {
   for (size_t i = 0; i < frames.size(); ++i) paint.drawImage(int(i) * frames.front().width(), 0, frames[i]);  // the HUD says the time
   paint.end();
   strip.save("/tmp/sinew-jump-strip.png");
+  EXPECT_GT(imageStats(strip).distinctColors, 50);
+}
+
+// Both jumps of 01_01 0-4 s from the same project's second controller, played
+// to its end from the Control panel; a strip every 0.2 s from the first
+// crouch (1.4 s) to the end, in two rows, is saved to
+// /tmp/sinew-jump04-strip.png (docs/images/jump04-strip.png is a copy).
+TEST_F(SimulateTest, ShippedZeroToFourSecondsJumpsTwiceFromTheControlPanel) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 0-4 s");
+  ASSERT_NE(panel, nullptr) << "no '01_01 0-4 s' in the shipped jump project";
+  playsUpWithItsGhost(panel, "01_01 0-4 s", 3.8, "/tmp/sinew-jump04-play.png");
+  SimulationController* sim = window->simulation();
+  auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
+  ASSERT_NE(timeline, nullptr);
+  render::Camera& camera = window->viewport()->camera();
+  camera.target = Vec3(0, 1.0, 0.9);
+  camera.distance = 5.0;
+  camera.lookAlong(render::Camera::Axis::Side);
+  std::vector<QImage> frames;
+  for (int k = 0; k <= 12; ++k) {
+    timeline->setValue(int(std::lround((1.4 + 0.2 * k) / sim->frameTime())));
+    QTest::qWait(100);
+    const QImage shot = window->viewport()->grabFramebuffer();
+    frames.push_back(shot.copy(shot.width() / 5, 40, 3 * shot.width() / 5, shot.height() - 40));
+  }
+  const int w = frames.front().width(), h = frames.front().height();
+  QImage strip(w * 7, 2 * h, QImage::Format_RGB32);
+  strip.fill(Qt::black);
+  QPainter paint(&strip);
+  for (size_t i = 0; i < frames.size(); ++i) paint.drawImage(int(i % 7) * w, int(i / 7) * h, frames[i]);
+  paint.end();
+  strip.save("/tmp/sinew-jump04-strip.png");
   EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 
