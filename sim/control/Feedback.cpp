@@ -63,9 +63,10 @@ BalanceGains defaultBalanceGains() {
 }
 
 BalanceGains holdBalanceGains() {
-  // Measured on the example held in a standing pose: (1, 1, 0.5) stood 8 s
-  // and rode out 0.3 m/s shoves forward and sideways; (3, 0, 0.2), the
-  // playing default, fell after the sideways ones; (3, 1, 1) after all.
+  // Measured on the example held in a standing pose (docs/PERFORMANCE.md,
+  // "Standing still"): (1, 1, 0.5) stood 8 s and rode out a 0.3 m/s shove
+  // forward (sideways ones: a drift and a fall 5 s later); stiffer gains did
+  // no better in the trials, and (2, 2, 2) made the simulation blow up.
   BalanceGains g;
   g.ankleTilt = 1;
   g.ankleBalance = 1;

@@ -60,8 +60,10 @@ std::vector<double> swingGainMatrix(const BalanceGains& g, const std::vector<int
 BalanceGains defaultBalanceGains();
 
 // After a controller's end: its reference's last pose held, under an ankle
-// strategy against standing still (holdTargets, every kHoldPeriod). On the example it stands for as long as it is played and
-// rides out a 0.3 m/s shove forward or sideways (docs/PERFORMANCE.md).
+// strategy against standing still (holdTargets, every kHoldPeriod). On the
+// example, after a controller that ends still, it stands for as long as it
+// is played and rides out a 0.3 m/s shove forward (docs/PERFORMANCE.md); it
+// takes no step, so a controller that ends moving still falls.
 BalanceGains holdBalanceGains();
 inline constexpr double kHoldPeriod = 0.01;  // s between corrections
 std::vector<Quat> holdTargets(const ReferenceMotion& reference, const dyn::ArticulatedModel& skeleton, double t,
