@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 using namespace sinew;
 
 TEST(RiggedExample, CommittedProjectIsUpToDateAndSimulates) {
@@ -22,14 +25,18 @@ TEST(RiggedExample, CommittedProjectIsUpToDateAndSimulates) {
 
 namespace {
 
-// A committed project that is the rigged one plus one controller (made by
-// sinew-cli optimize; ControllerQuality replays it) must not go stale either:
-// without the controller, and with the ids it took, it is the generated one.
-void expectRiggedPlusOneController(const char* file, const char* controller, const char* clip, int idsTaken) {
+// A committed project that is the rigged one plus controllers (made by
+// sinew-cli optimize; ControllerQuality replays them) must not go stale
+// either: without the controllers, and with the ids they took, it is the
+// generated one.
+void expectRiggedPlusControllers(const char* file, const std::vector<std::string>& controllers, const char* clip,
+                                 int idsTaken) {
   Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/" + file);
-  ASSERT_EQ(p.controllers.size(), 1u);
-  EXPECT_EQ(p.controllers[0].name, controller);
-  EXPECT_EQ(p.controllers[0].sourceClip, clip);
+  ASSERT_EQ(p.controllers.size(), controllers.size());
+  for (size_t c = 0; c < controllers.size(); ++c) {
+    EXPECT_EQ(p.controllers[c].name, controllers[c]);
+    EXPECT_EQ(p.controllers[c].sourceClip, clip);
+  }
   p.controllers.clear();
   const Project rigged = makeRiggedHumanoidProject();
   EXPECT_EQ(p.nextId, rigged.nextId + idsTaken);
@@ -40,7 +47,7 @@ void expectRiggedPlusOneController(const char* file, const char* controller, con
 }  // namespace
 
 TEST(RiggedExample, CommittedWalkProjectIsTheRiggedOneWithAController) {
-  expectRiggedPlusOneController("humanoid-walk.sinew", "Walk in place 0-2 s", "Walk in place", 1);
+  expectRiggedPlusControllers("humanoid-walk.sinew", {"Walk in place 0-2 s"}, "Walk in place", 1);
 }
 
 // The turn's controller was made from CMU 01_01 (8-10 s), which the search
@@ -48,12 +55,13 @@ TEST(RiggedExample, CommittedWalkProjectIsTheRiggedOneWithAController) {
 // (assimp-testmodels installs it; the controller carries its retargeted
 // segment), so the clip and the controller each took an id.
 TEST(RiggedExample, CommittedTurnProjectIsTheRiggedOneWithAController) {
-  expectRiggedPlusOneController("humanoid-turn.sinew", "01_01 8-10 s", "01_01", 2);
+  expectRiggedPlusControllers("humanoid-turn.sinew", {"01_01 8-10 s"}, "01_01", 2);
 }
 
 // The first jump of 01_01 (1.0-2.7 s), searched with stiffer servos (8 Hz)
-// and the root-position weight 4 (docs/PERFORMANCE.md has the command); its
-// 01_01 clip is left out as the turn's is.
-TEST(RiggedExample, CommittedJumpProjectIsTheRiggedOneWithAController) {
-  expectRiggedPlusOneController("humanoid-jump.sinew", "01_01 1-2.7 s", "01_01", 2);
+// and the root-position weight 4 (docs/PERFORMANCE.md has the command), and
+// both jumps of 0-4 s with the same settings, added to it; their 01_01 clip is
+// left out as the turn's is (the clip and the two controllers took an id each).
+TEST(RiggedExample, CommittedJumpProjectIsTheRiggedOneWithItsControllers) {
+  expectRiggedPlusControllers("humanoid-jump.sinew", {"01_01 1-2.7 s", "01_01 0-4 s"}, "01_01", 3);
 }
