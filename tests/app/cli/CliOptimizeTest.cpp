@@ -151,7 +151,7 @@ TEST(CliOptimize, AControllerThatEndsStillIsHeldUprightAfterItsEnd) {
   ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
   const std::string held = dir.file("held.json");
   const ProcessResult h = cli(dir, {"simulate", dir.file("stand.sinew"), "--controller", "stand", "--threads", "2",
-                                    "--stats-json", held, "--fps", "10", "--seconds", "5"});
+                                    "--stats-json", held, "--fps", "10", "--seconds", "3"});
   ASSERT_EQ(h.exitCode, 0) << h.out << h.err;
   EXPECT_NE(h.out.find("then it holds the reference's last pose under balance feedback"), std::string::npos) << h.out;
   const json hs = json::parse(test::readBytes(held))["summary"];
