@@ -111,6 +111,42 @@ class SimulateTest : public ::testing::Test {
     shot.save(screenshot);
     EXPECT_GT(imageStats(shot).distinctColors, 50);
   }
+  // The played run seen from the side (camera on `target` at `distance`),
+  // scrubbed on the timeline to `count` times `step` s apart from `first`:
+  // the viewport's middle 60 % below the HUD's lines (the HUD says each
+  // frame's time), `columns` frames a row, saved to `path`.
+  QImage sideStrip(const Vec3& target, double distance, double first, double step, int count, int columns,
+                   const char* path) {
+    auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
+    if (!timeline) return {};
+    render::Camera& camera = window->viewport()->camera();
+    camera.target = target;
+    camera.distance = distance;
+    camera.lookAlong(render::Camera::Axis::Side);
+    std::vector<QImage> frames;
+    for (int k = 0; k < count; ++k) {
+      timeline->setValue(int(std::lround((first + step * k) / window->simulation()->frameTime())));
+      QTest::qWait(100);
+      const QImage shot = window->viewport()->grabFramebuffer();
+      frames.push_back(shot.copy(shot.width() / 5, 40, 3 * shot.width() / 5, shot.height() - 40));
+    }
+    const int w = frames.front().width(), h = frames.front().height(), rows = (count + columns - 1) / columns;
+    QImage strip(w * std::min(count, columns), h * rows, QImage::Format_RGB32);
+    strip.fill(Qt::black);
+    QPainter paint(&strip);
+    for (int i = 0; i < count; ++i) paint.drawImage((i % columns) * w, (i / columns) * h, frames[size_t(i)]);
+    paint.end();
+    strip.save(path);
+    return strip;
+  }
+  // The simulated frames' centre of mass: its highest rise above the first
+  // frame's and its lowest drop below it (m).
+  std::pair<double, double> comRiseAndDrop() {
+    const std::vector<SimMeasures> m = window->simulation()->frameMeasures(0, nullptr);
+    double lowest = 1e9, highest = -1e9;
+    for (const SimMeasures& f : m) lowest = std::min(lowest, f.centerOfMass.y()), highest = std::max(highest, f.centerOfMass.y());
+    return {highest - m.front().centerOfMass.y(), m.front().centerOfMass.y() - lowest};
+  }
   bool logHas(const QString& text) {
     for (const LogEntry& e : window->log()->entries())
       if (e.message.contains(text)) return true;
@@ -721,39 +757,17 @@ TEST_F(SimulateTest, ShippedTurnControllerPlaysFromTheControlPanel) {
 
 // The shipped jump (01_01 1.0-2.7 s, the first jump) plays from the Control
 // panel: the character crouches, leaves the ground and is up after landing,
-// at the controller's end (1.64 s). A strip of the viewport seen from the side
+// at the controller's end (1.60 s). A strip of the viewport seen from the side
 // every 0.2 s over the jump (scrubbed on the timeline) is saved to
 // /tmp/sinew-jump-strip.png (docs/images/jump-strip.png is a copy).
 TEST_F(SimulateTest, ShippedJumpControllerJumpsFromTheControlPanel) {
   ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 1-2.7 s");
   ASSERT_NE(panel, nullptr) << "no Controller panel, or no '01_01 1-2.7 s' in the shipped jump project";
   playsUpWithItsGhost(panel, "01_01 1-2.7 s", 1.6, "/tmp/sinew-jump-play.png");
-  SimulationController* sim = window->simulation();
-  auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
-  ASSERT_NE(timeline, nullptr);
-  const std::vector<SimMeasures> m = sim->frameMeasures(0, nullptr);
-  double lowest = 1e9, highest = -1e9;
-  for (const SimMeasures& f : m) lowest = std::min(lowest, f.centerOfMass.y()), highest = std::max(highest, f.centerOfMass.y());
-  EXPECT_GT(highest - m.front().centerOfMass.y(), 0.15) << "the centre of mass rises in the jump";
-  EXPECT_LT(lowest, m.front().centerOfMass.y() - 0.05) << "it crouches before";
-
-  render::Camera& camera = window->viewport()->camera();
-  camera.target = Vec3(0, 1.0, 0.45);
-  camera.distance = 3.8;
-  camera.lookAlong(render::Camera::Axis::Side);
-  std::vector<QImage> frames;
-  for (double t = 0.6; t < 1.61; t += 0.2) {
-    timeline->setValue(int(std::lround(t / sim->frameTime())));
-    QTest::qWait(100);
-    const QImage shot = window->viewport()->grabFramebuffer();
-    // The middle 60%, below the HUD's lines.
-    frames.push_back(shot.copy(shot.width() / 5, 40, 3 * shot.width() / 5, shot.height() - 40));
-  }
-  QImage strip(frames.front().width() * int(frames.size()), frames.front().height(), QImage::Format_RGB32);
-  QPainter paint(&strip);
-  for (size_t i = 0; i < frames.size(); ++i) paint.drawImage(int(i) * frames.front().width(), 0, frames[i]);  // the HUD says the time
-  paint.end();
-  strip.save("/tmp/sinew-jump-strip.png");
+  const auto [rise, drop] = comRiseAndDrop();
+  EXPECT_GT(rise, 0.15) << "the centre of mass rises in the jump";
+  EXPECT_GT(drop, 0.05) << "it crouches before";
+  const QImage strip = sideStrip(Vec3(0, 1.0, 0.45), 3.8, 0.6, 0.2, 6, 6, "/tmp/sinew-jump-strip.png");
   EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 
@@ -765,27 +779,10 @@ TEST_F(SimulateTest, ShippedZeroToFourSecondsJumpsTwiceFromTheControlPanel) {
   ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 0-4 s");
   ASSERT_NE(panel, nullptr) << "no '01_01 0-4 s' in the shipped jump project";
   playsUpWithItsGhost(panel, "01_01 0-4 s", 3.8, "/tmp/sinew-jump04-play.png");
-  SimulationController* sim = window->simulation();
-  auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
-  ASSERT_NE(timeline, nullptr);
-  render::Camera& camera = window->viewport()->camera();
-  camera.target = Vec3(0, 1.0, 0.9);
-  camera.distance = 5.0;
-  camera.lookAlong(render::Camera::Axis::Side);
-  std::vector<QImage> frames;
-  for (int k = 0; k <= 12; ++k) {
-    timeline->setValue(int(std::lround((1.4 + 0.2 * k) / sim->frameTime())));
-    QTest::qWait(100);
-    const QImage shot = window->viewport()->grabFramebuffer();
-    frames.push_back(shot.copy(shot.width() / 5, 40, 3 * shot.width() / 5, shot.height() - 40));
-  }
-  const int w = frames.front().width(), h = frames.front().height();
-  QImage strip(w * 7, 2 * h, QImage::Format_RGB32);
-  strip.fill(Qt::black);
-  QPainter paint(&strip);
-  for (size_t i = 0; i < frames.size(); ++i) paint.drawImage(int(i % 7) * w, int(i / 7) * h, frames[i]);
-  paint.end();
-  strip.save("/tmp/sinew-jump04-strip.png");
+  const auto [rise, drop] = comRiseAndDrop();
+  EXPECT_GT(rise, 0.15) << "the centre of mass rises in the jumps";
+  EXPECT_GT(drop, 0.05) << "it crouches before them";
+  const QImage strip = sideStrip(Vec3(0, 1.0, 0.9), 5.0, 1.4, 0.2, 13, 7, "/tmp/sinew-jump04-strip.png");
   EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 
