@@ -113,17 +113,16 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
   std::vector<Material> linkMaterial(nLinks, options.material);
   // Soles carry the body's weight on little flesh: the bones nearest the
   // ground at rest (feet) get a stiffer material unless the user set one.
+  Aabb restBox;
+  for (const Vec3& x : m.restNodes) restBox.add(x);
+  const double lowest = restBox.min.y(), height = restBox.size().y();
   std::vector<int32_t> footLinks;  // bones with fixed nodes near the ground at rest
   {
-    double lowest = std::numeric_limits<double>::infinity();
-    for (const Vec3& x : m.restNodes) lowest = std::min(lowest, x.y());
-    Aabb all;
-    for (const Vec3& x : m.restNodes) all.add(x);
     std::vector<double> linkLowest(nLinks, std::numeric_limits<double>::infinity());
     for (size_t i = 0; i < nNodes; ++i)
       if (m.nodeLink[i] >= 0) linkLowest[m.nodeLink[i]] = std::min(linkLowest[m.nodeLink[i]], m.restNodes[i].y());
     for (size_t l = 0; l < nLinks; ++l)
-      if (linkLowest[l] < lowest + 0.08 * all.size().y()) footLinks.push_back(int32_t(l));
+      if (linkLowest[l] < lowest + 0.08 * height) footLinks.push_back(int32_t(l));
   }
   // Feet are rigid down to a sole pad: a foot's flesh nodes (dominant
   // weight on a foot link) higher than the pad above the lowest rest node are
@@ -131,12 +130,7 @@ std::shared_ptr<const Liu2013Model> buildLiu2013Model(const Project& project, co
   // was below M g h: a character held rigidly in a standing pose tipped over
   // its heels in 1.5 s.)
   if (options.solePad > 0) {
-    double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
-    for (const Vec3& x : m.restNodes) {
-      lowest = std::min(lowest, x.y());
-      highest = std::max(highest, x.y());
-    }
-    const double pad = lowest + options.solePad * (highest - lowest);
+    const double pad = lowest + options.solePad * height;
     for (size_t i = 0; i < nNodes; ++i) {
       if (m.nodeLink[i] >= 0 || m.restNodes[i].y() <= pad) continue;
       const Influence f = m.influences[size_t(m.influenceOffsets[i])];
