@@ -136,9 +136,6 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_NE(f.out.find("pairs"), std::string::npos) << f.out;
 }
 
-// --step: the search and its controller at twice the paper's step (half the
-// steps per sample); the controller keeps its step and plays at it wherever
-// it is played, whatever the project's step.
 // A controller that ends standing still (the generated "Elbow bend" clip's
 // first 0.2 s, its initial targets alone) is followed by the hold: the
 // reference's last pose on an ankle-strategy balance keeps the character up
@@ -160,6 +157,9 @@ TEST(CliOptimize, AControllerThatEndsStillIsHeldUprightAfterItsEnd) {
   EXPECT_LT(hs["max_tilt_degrees"].get<double>(), 3.0) << hs.dump(1);
 }
 
+// --step: the search and its controller at twice the paper's step (half the
+// steps per sample); the controller keeps its step and plays at it wherever
+// it is played, whatever the project's step.
 TEST(CliOptimize, ASearchAtTwiceThePapersStepSavesItsStepAndPlaysAtIt) {
   const TempDir dir;
   std::vector<std::string> args = optimizeArgs(dir.file("a.sinew"), dir.file("a.json"), "2");
