@@ -251,8 +251,12 @@ int optimize(const OptimizeArgs& args) {
     control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
     const double prepareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (const std::string& note : prepared.notes) std::cout << "note: " << note << "\n";
-    const double length = prepared.problem.reference->duration();
-    std::cout << "optimizing '" << spec.clip << "' " << spec.start << "-" << spec.start + length << " s: "
+    const double length = prepared.retarget.segment();  // of the clip (the standing tail comes after it)
+    std::cout << "optimizing '" << spec.clip << "' " << spec.start << "-" << spec.start + length << " s";
+    if (prepared.retarget.tailFrames > 0)
+      std::cout << " and " << std::setprecision(3) << prepared.retarget.tail() << std::setprecision(6)
+                << " s of standing tail after it";
+    std::cout << ": "
               << prepared.problem.windows.size() << " windows, " << o.samples << " samples per window, keeping "
               << o.keep << (o.rounds > 1 ? " in " + std::to_string(o.rounds) + " rounds" : std::string()) << ", " << (mpi ? std::to_string(mpi->size) + " MPI rank(s)" : std::to_string(threads) + " thread(s)") << ", seed " << o.seed << ", time scaling "
               << args.timeScaling << ", inverse dynamics " << args.idInit << ", balance feedback " << args.feedback << std::endl;

@@ -79,7 +79,7 @@ QAbstractSpinBox* searchBox(QWidget* parent, const std::string& name) {
   } else {
     const bool fine = spec->max < 0.01;  // a time step: tenths of a millisecond
     box = doubleBox(parent, object.toLatin1().constData(), spec->min, spec->max, spec->defaultValue, fine ? 4 : 3,
-                    spec->defaultValue > 0 ? spec->defaultValue / 10 : fine ? 0.0001 : 0.01,
+                    spec->defaultValue > 0 ? spec->defaultValue / 10 : fine ? 0.0001 : spec->max >= 5 ? 0.1 : 0.01,
                     spec->unit.empty() ? QString() : " " + QString::fromStdString(spec->unit));
   }
   box->setToolTip(tip);
@@ -148,6 +148,8 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   stanceAngle_ = static_cast<QDoubleSpinBox*>(searchBox(search, "stance-angle"));
   step_ = static_cast<QDoubleSpinBox*>(searchBox(search, "step"));
   step_->setSpecialValueText(tr("project's"));
+  settle_ = static_cast<QDoubleSpinBox*>(searchBox(search, "settle"));
+  settle_->setSpecialValueText(tr("none"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);
@@ -183,6 +185,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   sf->addRow(tr("PD frequency"), pdFrequency_);
   sf->addRow(tr("Stance angle"), stanceAngle_);
   sf->addRow(tr("Time step"), step_);
+  sf->addRow(tr("Standing tail"), settle_);
   auto* checks = new QHBoxLayout;
   checks->addWidget(timeScaling_);
   checks->addWidget(idInit_);
@@ -415,6 +418,7 @@ control::OptimizeSpec ControllerPanel::spec() const {
   s.pdFrequency = pdFrequency_->value();
   s.stanceAngle = stanceAngle_->value();
   s.step = step_->value();
+  s.settle = settle_->value();
   control::SamconOptions& o = s.samcon;
   o.samples = samples_->value();
   o.keep = keep_->value();

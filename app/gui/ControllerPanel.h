@@ -69,7 +69,7 @@ class ControllerPanel : public QWidget {
   OptimizerSession* session_;
   TaskRunner* fitter_;
   QComboBox* clip_;
-  QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_, *stanceAngle_, *step_, *swingBalance_, *swingVelocity_;
+  QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_, *stanceAngle_, *step_, *settle_, *swingBalance_, *swingVelocity_;
   QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_, *fitRollouts_, *fitCorrections_;
   QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for

@@ -51,6 +51,7 @@ std::string specToJson(const OptimizeSpec& s) {
            {"balance", w.balance}, {"velocity", w.velocity}}}};
   if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
   if (s.step > 0) j["step"] = s.step;  // absent: the project's (as before it could be chosen)
+  if (s.settle > 0) j["settle"] = s.settle;  // absent: no standing tail (as before there was one)
   return j.dump();
 }
 
@@ -69,6 +70,7 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("pdFrequency", s.pdFrequency);
     get("stanceAngle", s.stanceAngle);
     get("step", s.step);
+    get("settle", s.settle);
     get("jointMap", s.jointMap);
     SamconOptions& o = s.samcon;
     get("window", o.window);
@@ -146,6 +148,19 @@ double lowestSkinnedPoint(const liu2013::Liu2013Model& m, const std::vector<Tran
     lowest = std::min(lowest, y);
   }
   return lowest;
+}
+
+// The skeleton's centre of mass in a pose (world transforms of the joints,
+// which are the links' frames).
+Vec3 modelCenterOfMass(const liu2013::Liu2013Model& m, const std::vector<Transform>& pose) {
+  Vec3 sum = Vec3::Zero();
+  double mass = 0;
+  for (size_t l = 0; l < pose.size() && l < m.skeleton.links.size(); ++l) {
+    const dyn::Inertia& in = m.skeleton.links[l].inertia;
+    sum += in.mass * pose[l].apply(in.com);
+    mass += in.mass;
+  }
+  return mass > 0 ? Vec3(sum / mass) : sum;
 }
 
 double lowestRestNode(const liu2013::Liu2013Model& m) {
@@ -254,6 +269,8 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
   ro.groundHeight = p.settings.groundHeight;
   ro.restGround = lowestRestNode(*p.model);
   ro.lowestPoint = [&m = *p.model](const std::vector<Transform>& pose) { return lowestSkinnedPoint(m, pose); };
+  ro.standingTail = spec.settle;
+  ro.centerOfMass = [&m = *p.model](const std::vector<Transform>& pose) { return modelCenterOfMass(m, pose); };
   out.retarget = retargetClip(source->clip, skel, map, ro);
   // Legs that follow nothing cannot stand or step: name them.
   std::string legs;
@@ -307,7 +324,7 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   c.name = name;
   c.sourceClip = spec.clip;
   c.start = spec.start;
-  c.end = spec.end < 0 ? spec.start + prepared.retarget.clip.duration() : spec.end;
+  c.end = spec.end < 0 ? spec.start + prepared.retarget.segment() : spec.end;
   c.jointMap = prepared.retarget.map.clipJoint;
   c.reference = prepared.retarget.clip;
   c.pdFrequency = spec.pdFrequency;

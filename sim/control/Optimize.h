@@ -26,6 +26,7 @@ struct OptimizeSpec {
   double pdFrequency = 5;                // Hz: the skeleton's PD gains (kp = I (2 pi f)^2)
   double stanceAngle = 0.1;              // rad: leg servos stiffened to carry the body (liu2013::ModelOptions; 0: the paper's plain gains)
   double step = 0;                       // s: the Liu 2013 step of the search and of its controller (0: the project's)
+  double settle = 0;                     // s: a standing tail searched after the segment (RetargetResult::tail; 0: none)
   SamconOptions samcon;
 };
 
@@ -35,7 +36,7 @@ OptimizeSpec specFromJson(const std::string& json, const std::string& context);
 
 struct PreparedOptimization {
   SamconProblem problem;
-  RetargetResult retarget;
+  RetargetResult retarget;                // its clip ends with the standing tail (spec.settle)
   std::vector<std::string> notes;        // what a user should know (unmapped joints, ...)
 };
 

@@ -237,6 +237,89 @@ FootContacts detectFootContacts(const MotionClip& clip, const Skeleton& characte
   return out;
 }
 
+namespace {
+
+// The heading (yaw about +Y) of a world rotation.
+double yawOf(const Quat& q) {
+  const Vec3 forward = q * Vec3::UnitZ();
+  return std::hypot(forward.x(), forward.z()) > 1e-9 ? std::atan2(forward.x(), forward.z()) : 0.0;
+}
+
+// Where a bone shape sits in its joint's frame (the joint itself for none).
+Vec3 shapeCentre(const BoneShape& b) {
+  switch (b.kind) {
+    case BoneShapeKind::Box: return b.center;
+    case BoneShapeKind::Capsule: return 0.5 * (b.start + b.end);
+    case BoneShapeKind::None: break;
+  }
+  return Vec3::Zero();
+}
+
+// RetargetResult::tail: the frames after the segment's last, blending into
+// the character's rest pose placed where the last frame stands (root height
+// `standHeight`), then holding it.
+template <class WorldPose>
+void appendStandingTail(const Skeleton& character, const std::vector<int32_t>& feet, double rate, double seconds,
+                        double standHeight, const std::function<Vec3(const std::vector<Transform>&)>& centerOfMass,
+                        const WorldPose& worldPose, std::vector<Vec3>& roots,
+                        std::vector<std::vector<Quat>>& rotations, int& frames, int32_t& tailFrames) {
+  const int added = std::max(2, int(std::lround(seconds * rate)));
+  const int blend = std::max(1, added / 2);
+  auto feetMiddle = [&](const std::vector<Quat>& rot, const Vec3& root) {
+    const std::vector<Transform> w = worldPose(rot, root);
+    Vec3 m = Vec3::Zero();
+    for (int32_t foot : feet) m += w[size_t(foot)].translation;
+    return Vec3(m / double(feet.size()));
+  };
+  const int last = frames - 1;
+  const Transform& restRoot = character.joints[0].restLocal;
+  const std::vector<Quat> rest(rotations[0].size(), Quat::Identity());
+  const Quat turn(Eigen::AngleAxisd(yawOf(restRoot.rotation * rotations[size_t(last)][0]) - yawOf(restRoot.rotation),
+                                    Vec3::UnitY()));
+  std::vector<Quat> stand = rest;
+  stand[0] = (restRoot.rotation.conjugate() * turn * restRoot.rotation).normalized();
+  const Vec3 offset = turn * (restRoot.translation - feetMiddle(rest, restRoot.translation));  // root from its feet
+  Vec3 standRoot = feetMiddle(rotations[size_t(last)], roots[size_t(last)]) + offset;
+  standRoot.y() = standHeight;
+  if (centerOfMass) {  // lean forward about the ankles (feet kept flat) until the centre of mass is over the feet
+    const Quat heading(Eigen::AngleAxisd(yawOf(turn * restRoot.rotation), Vec3::UnitY()));
+    const Vec3 forward = heading * Vec3::UnitZ();
+    const std::vector<Transform> w = worldPose(stand, standRoot);
+    const Vec3 ankles = feetMiddle(stand, standRoot);
+    Vec3 feetCentre = Vec3::Zero();
+    for (int32_t foot : feet) feetCentre += w[size_t(foot)].apply(shapeCentre(character.joints[size_t(foot)].bone));
+    feetCentre /= double(feet.size());
+    const Vec3 r = centerOfMass(w) - ankles;
+    const double along = r.dot(forward), up = r.y(), reach = std::hypot(along, up);
+    const double target = (feetCentre - ankles).dot(forward);
+    if (reach > 1e-6 && std::abs(target) < reach) {
+      const double lean = std::asin(target / reach) - std::atan2(along, up);
+      const Quat pitch(Eigen::AngleAxisd(lean, heading * Vec3::UnitX()));
+      stand[0] = (restRoot.rotation.conjugate() * pitch * restRoot.rotation * stand[0]).normalized();
+      standRoot = ankles + pitch * (standRoot - ankles);
+      for (int32_t foot : feet) {
+        const Quat parent = w[size_t(character.joints[size_t(foot)].parent)].rotation;
+        const Quat restLocal = character.joints[size_t(foot)].restLocal.rotation;
+        stand[size_t(foot)] =
+            (restLocal.conjugate() * parent.conjugate() * pitch.conjugate() * w[size_t(foot)].rotation).normalized();
+      }
+    }
+  }
+  const std::vector<Quat> from = rotations[size_t(last)];
+  const Vec3 fromRoot = roots[size_t(last)];
+  for (int i = 1; i <= added; ++i) {
+    const double u = std::min(1.0, double(i) / blend), s = u * u * (3 - 2 * u);
+    std::vector<Quat> q(from.size());
+    for (size_t j = 0; j < q.size(); ++j) q[j] = from[j].slerp(s, stand[j]).normalized();
+    rotations.push_back(std::move(q));
+    roots.push_back(fromRoot + s * (standRoot - fromRoot));
+  }
+  frames += added;
+  tailFrames = added;
+}
+
+}  // namespace
+
 RetargetResult retargetClip(const MotionClip& clip, const Skeleton& character, const JointMap& map,
                             const RetargetOptions& o) {
   clip.validate(clip.name);
@@ -253,7 +336,7 @@ RetargetResult retargetClip(const MotionClip& clip, const Skeleton& character, c
     throw InputError(clip.name, "the segment " + std::to_string(start) + "-" + std::to_string(end) +
                                     " s is empty or outside the clip (0-" + std::to_string(duration) + " s)");
   const double rate = o.frameRate > 0 ? o.frameRate : clip.frameRate();
-  const int frames = int(std::floor((end - start) * rate + 1e-9)) + 1;
+  int frames = int(std::floor((end - start) * rate + 1e-9)) + 1;
 
   const Skeleton clipSkel = clip.skeleton();
   const std::vector<Transform> clipRest = clipSkel.worldRest(), charRest = character.worldRest();
@@ -318,6 +401,17 @@ RetargetResult retargetClip(const MotionClip& clip, const Skeleton& character, c
     roots[size_t(f)] = charRest[0].translation + r.scale * (c - clipRoot0);
   }
 
+  // Forward kinematics of a frame (before the root is lifted).
+  auto worldPose = [&](const std::vector<Quat>& rot, const Vec3& root) {
+    std::vector<Transform> local(nj);
+    for (size_t j = 0; j < nj; ++j) {
+      local[j] = character.joints[j].restLocal;
+      local[j].rotation = (local[j].rotation * rot[j]).normalized();
+    }
+    local[0].translation = root;
+    return character.worldFromLocal(local);
+  };
+
   // The root height: the lowest sole over the segment on the ground.
   const double soleHeight =
       o.soleHeight >= 0 ? o.soleHeight
@@ -325,13 +419,7 @@ RetargetResult retargetClip(const MotionClip& clip, const Skeleton& character, c
   if (o.rootHeightFromFeet && (!feet.empty() || o.lowestPoint)) {
     double lowest = std::numeric_limits<double>::infinity();
     for (int f = 0; f < frames; ++f) {
-      std::vector<Transform> local(nj);
-      for (size_t j = 0; j < nj; ++j) {
-        local[j] = character.joints[j].restLocal;
-        local[j].rotation = (local[j].rotation * rotations[size_t(f)][j]).normalized();
-      }
-      local[0].translation = roots[size_t(f)];
-      const std::vector<Transform> w = character.worldFromLocal(local);
+      const std::vector<Transform> w = worldPose(rotations[size_t(f)], roots[size_t(f)]);
       if (o.lowestPoint) lowest = std::min(lowest, o.lowestPoint(w));
       else
         for (int32_t foot : feet) lowest = std::min(lowest, w[size_t(foot)].translation.y() - soleHeight);
@@ -339,6 +427,12 @@ RetargetResult retargetClip(const MotionClip& clip, const Skeleton& character, c
     r.rootLift = o.groundHeight - lowest;
     for (Vec3& p : roots) p.y() += r.rootLift;
   }
+  // The rest pose stands on the ground where its lowest point is at restGround.
+  if (o.standingTail > 0 && !feet.empty())
+    appendStandingTail(character, feet, rate, o.standingTail,
+                       charRest[0].translation.y() + o.groundHeight - o.restGround, o.centerOfMass, worldPose, roots,
+                       rotations, frames,
+                       r.tailFrames);
 
   r.clip = skeletonAnimationClip(character, roots, rotations, 1.0 / rate);
   r.clip.name = clip.name + " (retargeted)";

@@ -45,6 +45,12 @@ struct RetargetOptions {
   double soleHeight = -1;       // m, a foot joint's height above the sole at rest (< 0: from `restGround`)
   double restGround = 0;        // m, where the character's rest pose stands (its lowest surface point)
   bool skipCalibrationFrame = true;  // a calibration pose as the first frame is not motion
+  // s appended after the segment: a standing tail (see RetargetResult::tail).
+  double standingTail = 0;
+  // The centre of mass of a pose (world transforms of the joints); when
+  // given, the standing tail's pose leans about the ankles (feet flat) to put
+  // it over the middle of the feet's bone shapes.
+  std::function<Vec3(const std::vector<Transform>& pose)> centerOfMass;
   // The character's lowest point in a pose (world transforms of the joints),
   // e.g. its skinned surface; empty: each foot joint's height minus the sole
   // height. Used to put the lowest point of the segment on the ground.
@@ -68,6 +74,16 @@ struct RetargetResult {
   double scale = 1;             // root motion scale (character legs / clip legs)
   double rootLift = 0;          // m added to the root height
   bool skippedCalibrationFrame = false;  // the clip's calibration frame 0 was left out
+  // Frames at the clip's end that are not the segment but a standing tail:
+  // the character's rest pose, turned to the last frame's heading and put
+  // over its feet, standing on the ground (leaning to put the centre of mass
+  // over the feet, RetargetOptions::centerOfMass), blended into from the last frame
+  // over the tail's first half (slerp, smoothstep) and held still for the
+  // second. A search that follows the tail brings the character to rest in a
+  // stance it can hold after the controller's end.
+  int32_t tailFrames = 0;
+  double tail() const { return tailFrames * clip.frameTime; }
+  double segment() const { return (clip.frameCount - 1 - tailFrames) * clip.frameTime; }  // s, without the tail
   FootContacts contacts;
 };
 

@@ -21,6 +21,7 @@ Slot slot(OptimizeSpec& s, const std::string& name) {
   if (name == "pd-frequency") return {&s.pdFrequency, nullptr};
   if (name == "stance-angle") return {&s.stanceAngle, nullptr};
   if (name == "step") return {&s.step, nullptr};
+  if (name == "settle") return {&s.settle, nullptr};
   throw InputError(name, "is not a parameter of the controller search");
 }
 
@@ -44,7 +45,11 @@ const std::vector<ParamSpec>& searchParams() {
          "in the paper)"},
         {"step", "s", s.step, 0, kMaxControllerStep, false,
          "Time step of the search and of the controller it makes, at least 0.0001 s (0: the project's Liu 2013 step, "
-         "0.0005 s by default; the masses and the sticking friction are made stable for it)"}};
+         "0.0005 s by default; the masses and the sticking friction are made stable for it)"},
+        {"settle", "s", s.settle, 0, 10, false,
+         "A standing tail searched after the segment: the segment's first pose, placed over the last frame's feet, "
+         "blended into over half this time and held still for the rest, so that the controller ends at rest in a "
+         "stance it can hold (0: none)"}};
   }();
   return table;
 }

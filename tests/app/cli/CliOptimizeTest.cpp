@@ -157,6 +157,38 @@ TEST(CliOptimize, AControllerThatEndsStillIsHeldUprightAfterItsEnd) {
   EXPECT_LT(hs["max_tilt_degrees"].get<double>(), 3.0) << hs.dump(1);
 }
 
+// --settle: a standing tail searched after the segment; the controller keeps
+// the segment's name and clip times, its windows and duration cover the tail,
+// and it saves the setting.
+TEST(CliOptimize, AStandingTailIsSearchedAfterTheSegment) {
+  const TempDir dir;
+  const ProcessResult o = cli(dir, {"optimize", kProject, "--clip", "Elbow bend", "--end", "0.2", "--settle", "0.2",
+                                    "--samples", "1", "--keep", "1", "--noise", "0", "--threads", "1", "-o",
+                                    dir.file("tail.sinew"), "--stats-json", dir.file("tail.json")});
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("0-0.2 s and 0.2 s of standing tail after it: 4 windows"), std::string::npos) << o.out;
+  const json stats = json::parse(test::readBytes(dir.file("tail.json")));
+  EXPECT_EQ(stats["windows_total"], 4);
+  EXPECT_EQ(stats["windows_done"], 4);
+  EXPECT_EQ(stats["end"].get<double>(), 0.2);
+  EXPECT_EQ(stats["replay"]["matches_search"], true);
+  const Project p = loadProject(dir.file("tail.sinew"));
+  ASSERT_EQ(p.controllers.size(), 1u);
+  const ControllerObject& c = p.controllers[0];
+  EXPECT_EQ(c.name, "Elbow bend 0-0.2 s");
+  EXPECT_EQ(c.end, 0.2);
+  EXPECT_NEAR(c.duration(), 0.4, 0.05);
+  EXPECT_NEAR(c.reference.duration(), 0.4, 0.02);
+  EXPECT_NE(c.settings.find("\"settle\":0.2"), std::string::npos) << c.settings;
+  // Bad values are named, as every parameter of the search table's.
+  for (const char* bad : {"-1", "11", "nan"}) {
+    const ProcessResult b = cli(dir, {"optimize", kProject, "--clip", "Elbow bend", "--end", "0.2", "--settle", bad,
+                                      "-o", dir.file("bad.sinew")});
+    EXPECT_NE(b.exitCode, 0) << bad << b.out << b.err;
+    EXPECT_NE(b.err.find("--settle"), std::string::npos) << bad << b.err;
+  }
+}
+
 // --step: the search and its controller at twice the paper's step (half the
 // steps per sample); the controller keeps its step and plays at it wherever
 // it is played, whatever the project's step.

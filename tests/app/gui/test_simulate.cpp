@@ -874,6 +874,11 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_EQ(step->value(), 0.0);
   EXPECT_EQ(step->text(), "project's");
   step->setValue(0.001);
+  // A standing tail of 0.2 s after the segment: two more windows.
+  auto* settle = panel->findChild<QDoubleSpinBox*>("ctlSettle");
+  ASSERT_NE(settle, nullptr);
+  EXPECT_EQ(settle->text(), "none");
+  settle->setValue(0.2);
   auto* run = panel->findChild<QPushButton*>("ctlRun");
   QTest::mouseClick(run, Qt::LeftButton);
   EXPECT_FALSE(run->isEnabled()) << "one search at a time";
@@ -896,6 +901,9 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_EQ(made.name, "walk start");
   EXPECT_EQ(made.step, 0.001) << "made at the step chosen, and played at it";
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.rounds, 2) << made.settings;
+  EXPECT_EQ(control::specFromJson(made.settings, "test").settle, 0.2) << made.settings;
+  EXPECT_EQ(made.windows.size(), 5u) << "three windows of the segment, two of its standing tail";
+  EXPECT_EQ(made.end, 0.3) << "named and timed by the segment";
   EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlBalance")->isChecked());
   EXPECT_FALSE(made.feedback.empty()) << "searched with balance feedback: the controller keeps it";
   EXPECT_EQ(made.feedback.swingGains.size(), made.feedback.gains.size()) << "foot placement kept with it";

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 
@@ -137,6 +138,89 @@ TEST(Retarget, CmuClipMapsAutomaticallyAndStandsOnTheGround) {
   for (size_t j = 0; j < skel.size(); ++j) EXPECT_FALSE(map.clipJoint[j].empty()) << skel.joints[j].name;
   EXPECT_EQ(map.clipJoint[size_t(skel.find("LeftLeg"))], "LeftLeg");
   EXPECT_TRUE(startsWithCalibrationFrame(clip));
+}
+
+// A standing tail: after the segment's last frame, the character's rest pose
+// turned to the last frame's heading and put over its feet, blended into and
+// then held at rest on the ground.
+TEST(Retarget, StandingTailEndsAtRestInTheRestPoseOverTheLastFeet) {
+  const Skeleton& skel = riggedHumanoid().skeleton->skeleton;
+  const MotionClip clip = readBvh("/usr/share/assimp/models/BVH/01_01.bvh");
+  RetargetOptions ro;
+  ro.start = 8.0;
+  ro.end = 10.0;
+  const RetargetResult seg = retargetClip(clip, skel, autoJointMap(skel, clip), ro);
+  ro.standingTail = 0.6;
+  const RetargetResult r = retargetClip(clip, skel, autoJointMap(skel, clip), ro);
+  EXPECT_EQ(seg.tailFrames, 0);
+  EXPECT_EQ(r.tailFrames, int32_t(std::lround(0.6 / seg.clip.frameTime)));
+  EXPECT_EQ(r.clip.frameCount, seg.clip.frameCount + r.tailFrames);
+  EXPECT_NEAR(r.segment(), seg.clip.duration(), 1e-12);
+  EXPECT_NEAR(r.tail(), 0.6, 0.5 * seg.clip.frameTime);  // whole frames
+  EXPECT_EQ(r.contacts.contact.size(), size_t(r.clip.frameCount));
+  // The segment itself is unchanged (same root lift).
+  EXPECT_EQ(r.rootLift, seg.rootLift);
+  for (int32_t f = 0; f < seg.clip.frameCount; f += 17)
+    for (int32_t c = 0; c < seg.clip.channelCount(); ++c) ASSERT_EQ(r.clip.frame(f)[c], seg.clip.frame(f)[c]) << f;
+  const ReferenceMotion ref(*model(), r.clip), before(*model(), seg.clip);
+  const double end = seg.clip.duration(), last = r.clip.duration();
+  // Still in its second half, both feet down, the pose the first frame's.
+  const BodyFeatures standing = ref.features(last), mid = ref.features(end + 0.45);
+  EXPECT_LT(mid.centerOfMassVelocity.norm(), 1e-6);
+  EXPECT_LT((mid.centerOfMass - standing.centerOfMass).norm(), 1e-9);
+  for (const uint8_t c : r.contacts.contact.back()) EXPECT_TRUE(c);
+  const dyn::ArticulatedState first = before.pose(0.0), stand = ref.pose(last);
+  const dyn::ArticulatedState restPose = dyn::restState(ref.bodyModel());
+  for (size_t l = 1; l < stand.rotation.size(); ++l)  // each joint as at rest
+    EXPECT_LT(angle(stand.rotation[l], restPose.rotation[l]), 1e-6) << l;
+  // Turned to the last frame's heading (the turn: about 180 degrees from the first).
+  const auto yaw = [](const Quat& q) { const Vec3 f = q * Vec3::UnitZ(); return std::atan2(f.x(), f.z()); };
+  EXPECT_LT(std::abs(std::remainder(yaw(stand.rotation[0]) - yaw(before.pose(end).rotation[0]), 2 * M_PI)), 1e-6);
+  EXPECT_GT(std::abs(std::remainder(yaw(stand.rotation[0]) - yaw(first.rotation[0]), 2 * M_PI)), 2.5);
+  // Over the last frame's feet, the centre of mass as far from them as at
+  // rest (the turn's last frame leans 12 cm past them).
+  const BodyFeatures r0 = ref.features(restPose), fe = before.features(end);
+  const auto lean = [](const BodyFeatures& f) { return Vec3(f.centerOfMass - f.support).cwiseProduct(Vec3(1, 0, 1)).norm(); };
+  EXPECT_NEAR(lean(standing), lean(r0), 1e-6);
+  EXPECT_GT(lean(fe), lean(r0) + 0.05);
+  EXPECT_LT((standing.support - fe.support).cwiseProduct(Vec3(1, 0, 1)).norm(), 1e-6);
+  const auto lowestFoot = [&](const dyn::ArticulatedState& s) {
+    const auto k = dyn::forwardKinematics(ref.bodyModel(), s);
+    double y = 1e9;
+    for (const int32_t foot : ref.feet()) y = std::min(y, k.pose[size_t(foot)].translation.y());
+    return y;
+  };
+  EXPECT_NEAR(lowestFoot(stand), lowestFoot(restPose), 1e-9);  // on the ground as at rest
+  // Given a centre of mass, the pose leans about the ankles until it is over
+  // the middle of the feet's bone shapes, the feet kept flat and in place.
+  ro.standingTail = 0.6;
+  ro.centerOfMass = [&](const std::vector<Transform>& pose) {  // the joints' mean
+    Vec3 c = Vec3::Zero();
+    for (const Transform& t : pose) c += t.translation;
+    return Vec3(c / double(pose.size()));
+  };
+  const RetargetResult leaned = retargetClip(clip, skel, autoJointMap(skel, clip), ro);
+  const std::vector<Transform> a = skeletonPoseFromClip(skel, r.clip, r.clip.duration(), false),
+                               b = skeletonPoseFromClip(skel, leaned.clip, leaned.clip.duration(), false);
+  const Vec3 forward = Quat(Eigen::AngleAxisd(yaw(stand.rotation[0]), Vec3::UnitY())) * Vec3::UnitZ();
+  Vec3 centre = Vec3::Zero(), ankles = Vec3::Zero();
+  for (const int32_t foot : findFeet(skel)) {
+    const BoneShape& shape = skel.joints[size_t(foot)].bone;
+    ASSERT_EQ(shape.kind, BoneShapeKind::Box);
+    centre += 0.5 * b[size_t(foot)].apply(shape.center);
+    ankles += 0.5 * b[size_t(foot)].translation;
+    EXPECT_LT((a[size_t(foot)].translation - b[size_t(foot)].translation).norm(), 1e-9);
+    EXPECT_LT(angle(a[size_t(foot)].rotation, b[size_t(foot)].rotation), 1e-9);
+  }
+  EXPECT_NEAR((ro.centerOfMass(b) - centre).dot(forward), 0.0, 1e-9);
+  EXPECT_GT((ro.centerOfMass(b) - ro.centerOfMass(a)).dot(forward), 0.02) << "the rest pose has it nearer the heels";
+  EXPECT_GT((centre - ankles).dot(forward), 0.03);
+  ro.centerOfMass = nullptr;
+  // Bad values add nothing.
+  for (const double bad : {0.0, -1.0, std::nan("")}) {
+    ro.standingTail = bad;
+    EXPECT_EQ(retargetClip(clip, skel, autoJointMap(skel, clip), ro).tailFrames, 0) << bad;
+  }
 }
 
 // The search's result depends on the seed, not on the number of threads.

@@ -65,7 +65,17 @@ struct Push {
   Vec3 velocity = Vec3::Zero();  // m/s given to the whole body (the character faces +Z)
 };
 
-Replay replay(const Project& project, const ControllerObject& c, bool feedback, const Push& push) {
+// Simulated seconds of a controller's windows that play its clip segment
+// (the windows after them play its standing tail, optimize --settle).
+double segmentSeconds(const ControllerObject& c) {
+  double t = 0;
+  for (const ControlWindow& w : c.windows)
+    if (w.referenceStart < c.end - c.start - 1e-6) t += w.duration;
+  return t;
+}
+
+// Plays the controller for `seconds` (0: its duration; longer: its hold after it).
+Replay replay(const Project& project, const ControllerObject& c, bool feedback, const Push& push, double seconds = 0) {
   liu2013::Settings physics;
   liu2013::applyScene(project.simulation, physics);
   physics.threads = 1;
@@ -83,7 +93,7 @@ Replay replay(const Project& project, const ControllerObject& c, bool feedback, 
   const double headingAtStart = headingDegrees(run.reference->features(sim.state().skeleton).rootRotation);
   const double referenceHeadingAtStart = headingDegrees(run.reference->features(run.policy->referenceTime(0)).rootRotation);
   double heading = headingAtStart, referenceHeading = referenceHeadingAtStart;
-  const int steps = int(std::lround(c.duration() / physics.dt)), pushAt = int(std::lround(push.time / physics.dt));
+  const int steps = int(std::lround((seconds > 0 ? seconds : c.duration()) / physics.dt)), pushAt = int(std::lround(push.time / physics.dt));
   for (int i = 0; i < steps; ++i) {
     if (i == pushAt && push.velocity != Vec3::Zero()) {
       liu2013::Liu2013State s = sim.state();
@@ -247,7 +257,7 @@ TEST(ControllerQuality, InverseDynamicsTargetsHoldATwoFootedStance) {
 
 // The periodic segment. Its controller is committed, made by
 // `sinew-cli optimize projects/humanoid/humanoid-rigged.sinew --clip "Walk in place"
-// --start 0 --end 2 --samples 150 --seed 1 -o projects/humanoid/humanoid-walk.sinew`
+// --start 0 --end 2 --samples 150 --seed 1 --settle 1 -o projects/humanoid/humanoid-walk.sinew`
 // (about 12 minutes on this machine; docs/PERFORMANCE.md), so that this test
 // only replays it.
 TEST(ControllerQuality, WalkInPlaceRidesOutShovesOnlyWithFeedback) {
@@ -263,10 +273,19 @@ TEST(ControllerQuality, WalkInPlaceRidesOutShovesOnlyWithFeedback) {
   EXPECT_LT(steady.maxTiltDegrees, 20.0);
   EXPECT_LT(steady.meanRootError, 0.3);
   EXPECT_TRUE(openLoop.fell) << "the open-loop targets alone cannot walk in place";
+  // It ends in its standing tail (--settle 1): after its end the hold keeps
+  // the character up.
+  const Replay held = replay(project, c, true, {}, c.duration() + 4.0);
+  std::printf("walk in place, held 4 s after its end: max tilt %.1f deg%s\n", held.maxTiltDegrees,
+              held.fell ? ", fell" : "");
+  EXPECT_FALSE(held.fell) << "fell in the hold after the controller's end";
+  EXPECT_LT(held.maxTiltDegrees, 20.0);
 
-  // Shoves of 0.4 m/s at 1.0 s (mid-stride) from behind, the front and either side.
+  // Shoves of 0.4 m/s at 1.0 s (mid-stride) from behind, the front and either
+  // side, played to the walk's end (not into its standing tail, searched for
+  // the unshoved walk: two of the four fall there; docs/PERFORMANCE.md).
   for (const Vec3& v : {Vec3(0, 0, 0.4), Vec3(0, 0, -0.4), Vec3(0.4, 0, 0), Vec3(-0.4, 0, 0)}) {
-    const Replay pushed = replay(project, c, true, {1.0, v});
+    const Replay pushed = replay(project, c, true, {1.0, v}, segmentSeconds(c));
     std::printf("shoved (%.1f, %.1f) m/s at 1.0 s: max tilt %.1f deg%s\n", v.x(), v.z(), pushed.maxTiltDegrees,
                 pushed.fell ? ", fell" : "");
     EXPECT_FALSE(pushed.fell) << "shoved by (" << v.transpose() << ") m/s";
@@ -279,7 +298,7 @@ TEST(ControllerQuality, WalkInPlaceRidesOutShovesOnlyWithFeedback) {
 // step of each foot. Its controller is committed, made by
 // `sinew-cli optimize projects/humanoid/humanoid-rigged.sinew --clip
 // /usr/share/assimp/models/BVH/01_01.bvh --start 8 --end 10 --samples 150
-// --seed 1 --weights position=8 --store-clip off -o projects/humanoid/humanoid-turn.sinew`
+// --seed 1 --weights position=8 --store-clip off --settle 1 -o projects/humanoid/humanoid-turn.sinew`
 // (3.5 minutes on 2 cores; docs/PERFORMANCE.md; with the default root-position
 // weight of 1 the search lets the character drift off and lunge forward). This
 // test runs that search again and checks it makes the committed controller. The
@@ -332,9 +351,20 @@ TEST(ControllerQuality, TurnAroundFrom01_01StepsRoundUprightWithItsFeedback) {
   const Replay openLoop = replay(project, c, false, {});
   EXPECT_TRUE(openLoop.fell) << "the open-loop targets alone cannot turn around";
 
-  // Shoves of 0.4 m/s at 1.2 s (mid-turn) from four sides of the world.
+  // It ends in its standing tail (--settle 1): after its end the hold keeps
+  // the character up.
+  const Replay held = replay(project, c, true, {}, c.duration() + 4.0);
+  std::printf("turn, held 4 s after its end: max tilt %.1f deg%s\n", held.maxTiltDegrees, held.fell ? ", fell" : "");
+  EXPECT_FALSE(held.fell) << "fell in the hold after the controller's end";
+  EXPECT_LT(held.maxTiltDegrees, 20.0);
+
+  // Shoves of 0.4 m/s at 1.2 s (mid-turn) from four sides of the world,
+  // played to the turn's end (the segment's windows; a shoved character is
+  // not where the standing tail's targets were searched for, and falls in
+  // it: docs/PERFORMANCE.md).
+  const double turnEnd = segmentSeconds(c);
   for (const Vec3& v : {Vec3(0, 0, 0.4), Vec3(0, 0, -0.4), Vec3(0.4, 0, 0), Vec3(-0.4, 0, 0)}) {
-    const Replay pushed = replay(project, c, true, {1.2, v});
+    const Replay pushed = replay(project, c, true, {1.2, v}, turnEnd);
     std::printf("shoved (%.1f, %.1f) m/s at 1.2 s: max tilt %.1f deg, heading error %.1f deg%s\n", v.x(), v.z(),
                 pushed.maxTiltDegrees, pushed.headingErrorDegrees, pushed.fell ? ", fell" : "");
     EXPECT_FALSE(pushed.fell) << "shoved by (" << v.transpose() << ") m/s";
