@@ -283,7 +283,7 @@ TEST(ControllerQuality, WalkInPlaceRidesOutShovesOnlyWithFeedback) {
 
   // Shoves of 0.4 m/s at 1.0 s (mid-stride) from behind, the front and either
   // side, played to the walk's end (not into its standing tail, searched for
-  // the unshoved walk: two of the four fall there; docs/PERFORMANCE.md).
+  // the unshoved walk: the shove from behind falls there; docs/PERFORMANCE.md).
   for (const Vec3& v : {Vec3(0, 0, 0.4), Vec3(0, 0, -0.4), Vec3(0.4, 0, 0), Vec3(-0.4, 0, 0)}) {
     const Replay pushed = replay(project, c, true, {1.0, v}, segmentSeconds(c));
     std::printf("shoved (%.1f, %.1f) m/s at 1.0 s: max tilt %.1f deg%s\n", v.x(), v.z(), pushed.maxTiltDegrees,
