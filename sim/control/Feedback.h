@@ -61,9 +61,10 @@ BalanceGains defaultBalanceGains();
 
 // After a controller's end: its reference's last pose held, under an ankle
 // strategy against standing still (holdTargets, every kHoldPeriod). On the
-// example, after a controller that ends still, it stands for as long as it
-// is played and rides out a 0.3 m/s shove forward (docs/PERFORMANCE.md); it
-// takes no step, so a controller that ends moving still falls.
+// example, after a controller that ends still in a pose it can stand in (a
+// standing tail, optimize --settle), it stands for as long as it is played
+// and rides out most 0.3 m/s shoves (docs/PERFORMANCE.md); it takes no step,
+// so a controller that ends moving still falls.
 BalanceGains holdBalanceGains();
 inline constexpr double kHoldPeriod = 0.01;  // s between corrections
 std::vector<Quat> holdTargets(const ReferenceMotion& reference, const dyn::ArticulatedModel& skeleton, double t,
