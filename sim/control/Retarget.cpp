@@ -401,7 +401,7 @@ RetargetResult retargetClip(const MotionClip& clip, const Skeleton& character, c
     roots[size_t(f)] = charRest[0].translation + r.scale * (c - clipRoot0);
   }
 
-  // Forward kinematics of a frame (before the root is lifted).
+  // Forward kinematics of a frame: world transforms of the joints.
   auto worldPose = [&](const std::vector<Quat>& rot, const Vec3& root) {
     std::vector<Transform> local(nj);
     for (size_t j = 0; j < nj; ++j) {
@@ -431,8 +431,7 @@ RetargetResult retargetClip(const MotionClip& clip, const Skeleton& character, c
   if (o.standingTail > 0 && !feet.empty())
     appendStandingTail(character, feet, rate, o.standingTail,
                        charRest[0].translation.y() + o.groundHeight - o.restGround, o.centerOfMass, worldPose, roots,
-                       rotations, frames,
-                       r.tailFrames);
+                       rotations, frames, r.tailFrames);
 
   r.clip = skeletonAnimationClip(character, roots, rotations, 1.0 / rate);
   r.clip.name = clip.name + " (retargeted)";
