@@ -286,9 +286,10 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
 
   auto reference = std::make_shared<ReferenceMotion>(*p.model, out.retarget.clip);
   p.reference = reference;
-  const double length = reference->duration();
-  if (length < 0.5 * o.window)
-    throw InputError(spec.clip, "the segment lasts " + std::to_string(length) + " s, shorter than one control window (" +
+  const double length = reference->duration();  // the segment and its standing tail
+  if (out.retarget.segment() < 0.5 * o.window)
+    throw InputError(spec.clip, "the segment lasts " + std::to_string(out.retarget.segment()) +
+                                    " s, shorter than one control window (" +
                                     std::to_string(o.window) + " s)");
   const int n = std::max(1, int(std::lround(length / o.window)));
 

@@ -180,6 +180,11 @@ TEST(CliOptimize, AStandingTailIsSearchedAfterTheSegment) {
   EXPECT_NEAR(c.duration(), 0.4, 0.05);
   EXPECT_NEAR(c.reference.duration(), 0.4, 0.02);
   EXPECT_NE(c.settings.find("\"settle\":0.2"), std::string::npos) << c.settings;
+  // A segment too short for a window is refused whatever tail follows it.
+  const ProcessResult shortSegment = cli(dir, {"optimize", kProject, "--clip", "Elbow bend", "--start", "1", "--end",
+                                               "1.02", "--settle", "0.5", "-o", dir.file("short.sinew")});
+  EXPECT_EQ(shortSegment.exitCode, 2) << shortSegment.out << shortSegment.err;
+  EXPECT_NE(shortSegment.err.find("shorter than one control window"), std::string::npos) << shortSegment.err;
   // Bad values are named, as every parameter of the search table's.
   for (const char* bad : {"-1", "11", "nan"}) {
     const ProcessResult b = cli(dir, {"optimize", kProject, "--clip", "Elbow bend", "--end", "0.2", "--settle", bad,
