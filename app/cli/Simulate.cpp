@@ -195,6 +195,9 @@ struct Tracking {
   Vec3 simStart = Vec3::Zero(), refStart = Vec3::Zero();
   double simTravel = 0, refTravel = 0;           // m: horizontal root distance from the first frame
   double rootErrorAtLanding = -1, rootErrorAtEnd = -1;  // m
+  // Kicks and steps: each foot's highest sole clearance, and its reference's.
+  std::vector<std::string> footNames;
+  std::vector<double> footPeak, refFootPeak;  // m above the ground
 
   void record(const control::ControllerRun& run) {
     const liu2013::Liu2013Solver& solver = *run.solver;
@@ -208,8 +211,16 @@ struct Tracking {
       refStart = ref.rootPosition;
     }
     const bool landed = flight.stats().landing >= 0;
-    flight.add(solver.time(), feet->simulated(solver.state()), sim.centerOfMass.y());
-    referenceFlight.add(solver.time(), feet->posed(run.reference->state(refTime)), ref.centerOfMass.y());
+    const std::vector<double> simFeet = feet->simulated(solver.state());
+    const std::vector<double> refFeet = feet->posed(run.reference->state(refTime));
+    flight.add(solver.time(), simFeet, sim.centerOfMass.y());
+    referenceFlight.add(solver.time(), refFeet, ref.centerOfMass.y());
+    if (footNames.empty())
+      for (int32_t leaf : run.reference->feet()) footNames.push_back(run.model->skeleton.links[size_t(leaf)].name);
+    footPeak.resize(simFeet.size(), -1e30);
+    refFootPeak.resize(refFeet.size(), -1e30);
+    for (size_t i = 0; i < simFeet.size(); ++i) footPeak[i] = std::max(footPeak[i], simFeet[i]);
+    for (size_t i = 0; i < refFeet.size(); ++i) refFootPeak[i] = std::max(refFootPeak[i], refFeet[i]);
     auto horizontal = [](const Vec3& v) { return std::hypot(v.x(), v.z()); };
     simTravel = horizontal(sim.rootPosition - simStart);
     refTravel = horizontal(ref.rootPosition - refStart);
@@ -257,7 +268,22 @@ struct Tracking {
             {"forward_travel",
              {{"simulated", simTravel}, {"reference", refTravel},
               {"root_error_at_landing", rootErrorAtLanding >= 0 ? nlohmann::json(rootErrorAtLanding) : nlohmann::json(nullptr)},
-              {"root_error_at_controller_end", rootErrorAtEnd}}}};
+              {"root_error_at_controller_end", rootErrorAtEnd}}},
+            {"feet", feetJson()}};
+  }
+  nlohmann::json feetJson() const {
+    nlohmann::json j = nlohmann::json::array();
+    for (size_t i = 0; i < footNames.size() && i < footPeak.size() && i < refFootPeak.size(); ++i)
+      j.push_back({{"name", footNames[i]}, {"peak_clearance", footPeak[i]}, {"reference_peak_clearance", refFootPeak[i]}});
+    return j;
+  }
+  // "feet: LeftFoot up to 0.01 m (reference 0.00 m), RightFoot up to 0.64 m (reference 0.54 m)".
+  std::string feetText() const {
+    std::ostringstream o;
+    o << std::setprecision(3) << "feet, highest sole above the ground:";
+    for (size_t i = 0; i < footNames.size() && i < footPeak.size() && i < refFootPeak.size(); ++i)
+      o << (i ? ", " : " ") << footNames[i] << " " << footPeak[i] << " m (reference " << refFootPeak[i] << " m)";
+    return footNames.empty() ? "" : o.str();
   }
   // "flight: 0.31 s (reference 0.38 s) ...", when either was airborne.
   std::string jumpText() const {
@@ -455,6 +481,7 @@ int simulate(const SimulateArgs& args) {
                 << " s, then it holds the reference's last pose under balance feedback): " << tracking.verdict() << ", final tracking cost " << tracking.finalCost()
                 << "\n";
     if (controller && !tracking.jumpText().empty()) std::cout << tracking.jumpText() << "\n";
+    if (controller && !tracking.feetText().empty()) std::cout << tracking.feetText() << "\n";
     if (pushedAt >= 0) std::cout << "pushed at " << pushedAt << " s\n";
     if (!rec.stopped.empty()) {
       std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";

@@ -47,9 +47,9 @@ const std::vector<ParamSpec>& searchParams() {
          "Time step of the search and of the controller it makes, at least 0.0001 s (0: the project's Liu 2013 step, "
          "0.0005 s by default; the masses and the sticking friction are made stable for it)"},
         {"settle", "s", s.settle, 0, 10, false,
-         "A standing tail searched after the segment: the segment's first pose, placed over the last frame's feet, "
-         "blended into over half this time and held still for the rest, so that the controller ends at rest in a "
-         "stance it can hold (0: none)"}};
+         "A standing tail searched after the segment: the character's rest pose, turned to the last heading, placed over "
+         "the last frame's feet and leaned until its centre of mass is over them, blended into over half this time and "
+         "held still for the rest, so that the controller ends at rest in a stance it can hold (0: none)"}};
   }();
   return table;
 }

@@ -786,6 +786,19 @@ TEST_F(SimulateTest, ShippedZeroToFourSecondsJumpsTwiceFromTheControlPanel) {
   EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 
+// The shipped kick (projects/humanoid/humanoid-kick.sinew) plays from the
+// Control panel: the character shifts onto its left foot, kicks with the
+// right and stands again. A strip of the viewport from the side every 0.2 s
+// (0.4-2.6 s) is saved to /tmp/sinew-kick-strip.png (docs/images/kick-strip.png
+// is a copy).
+TEST_F(SimulateTest, ShippedKickControllerKicksFromTheControlPanel) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-kick.sinew");
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped kick project";
+  playsUpWithItsGhost(panel, "Kick 0-2.5 s", 2.7, "/tmp/sinew-kick-play.png");
+  const QImage strip = sideStrip(Vec3(0, 0.9, 0.3), 3.8, 0.4, 0.2, 12, 6, "/tmp/sinew-kick-strip.png");
+  EXPECT_GT(imageStats(strip).distinctColors, 50);
+}
+
 // Fit Feedback fits the selected controller's feedback by least squares in the
 // background (a progress dialog with Cancel), keeps it only when held-out
 // pushes score lower (undoable), and a cancelled fit changes nothing.
