@@ -65,3 +65,9 @@ TEST(RiggedExample, CommittedTurnProjectIsTheRiggedOneWithAController) {
 TEST(RiggedExample, CommittedJumpProjectIsTheRiggedOneWithItsControllers) {
   expectRiggedPlusControllers("humanoid-jump.sinew", {"01_01 1-2.7 s", "01_01 0-4 s"}, "01_01", 3);
 }
+
+// The kick: the first 2.5 s of the project's own Kick clip (docs/PERFORMANCE.md
+// has the command); the controller took one id.
+TEST(RiggedExample, CommittedKickProjectIsTheRiggedOneWithAController) {
+  expectRiggedPlusControllers("humanoid-kick.sinew", {"Kick 0-2.5 s"}, "Kick", 1);
+}
