@@ -381,30 +381,38 @@ TEST(CliOptimize, ShippedJumpLeavesTheGroundLandsAndStaysUp) {
 }
 
 // The whole 0-4 s of 01_01 (stand, crouch, first jump, landing, second jump)
-// in one controller, shipped in the same project: up to its end, airborne when
-// the subject is, its root near the subject's. Made by the jump's command
-// with --start 0 --end 4 (40 windows, 12,000 samples, 1,320 s;
-// docs/PERFORMANCE.md).
-TEST(CliOptimize, ShippedZeroToFourSecondsJumpsLandsAndStaysUpToItsEnd) {
+// in one controller, shipped in the same project, searched with a 1 s
+// standing tail (the jump's command with --start 0 --end 4 --seed 4 --name
+// "01_01 0-4 s"; 50 windows, 15,000 samples, 1,007 s; docs/PERFORMANCE.md):
+// airborne when the subject is, its root within the 0.25 m of the
+// subject's at the first landing and at the end, and up 2 s past the
+// controller's end (4.76 s). Measured: flight 0.417 s (reference 0.433 s),
+// take-off 1.850 s (1.817 s), first landing 2.033 s (2.083 s), root 0.209 m
+// from the reference's at that landing and 0.128 m at the end, travel 1.59 m
+// (1.47 m), centre of mass up 0.198 m (0.211 m), max tilt 11 degrees.
+TEST(CliOptimize, ShippedZeroToFourSecondsJumpsLandsAndStaysUp) {
   const TempDir dir;
   const std::string stats = dir.file("jump04.json");
   const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-jump.sinew",
-                                    "--controller", "01_01 0-4 s", "--threads", "2", "--seconds", "3.81",
+                                    "--controller", "01_01 0-4 s", "--threads", "2", "--seconds", "6.8",
                                     "--fps", "60", "--stats-json", stats});
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   const json s = json::parse(test::readBytes(stats))["summary"];
   EXPECT_TRUE(s["stayed_up"].get<bool>()) << s.dump(1);
+  EXPECT_LT(s["controller_end"].get<double>(), 6.8 - 1.9) << "played well into the hold";
   const json& f = s["flight"];
   EXPECT_GT(f["reference"]["seconds"].get<double>(), 0.35) << "two jumps";
   EXPECT_GT(f["seconds"].get<double>(), 0.3) << "both feet 5 cm off the ground";
   EXPECT_NEAR(f["take_off"].get<double>(), f["reference"]["take_off"].get<double>(), 0.1);
   EXPECT_NEAR(f["landing"].get<double>(), f["reference"]["landing"].get<double>(), 0.1);
   EXPECT_GT(f["peak_com_rise"].get<double>(), 0.15);
+  EXPECT_LT(f["peak_com_rise"].get<double>(), 1.5 * f["reference"]["peak_com_rise"].get<double>());
   const json& t = s["forward_travel"];
   EXPECT_GT(t["reference"].get<double>(), 1.0);
-  EXPECT_LT(t["root_error_at_landing"].get<double>(), 0.3);
+  EXPECT_LT(t["root_error_at_landing"].get<double>(), 0.25);
   EXPECT_LT(t["root_error_at_controller_end"].get<double>(), 0.25);
   EXPECT_LT(t["simulated"].get<double>(), 1.25 * t["reference"].get<double>()) << "not twice as far";
+  EXPECT_GT(t["simulated"].get<double>(), 0.75 * t["reference"].get<double>());
 }
 
 // The shipped kick (projects/humanoid/humanoid-kick.sinew: the generated Kick
