@@ -178,6 +178,7 @@ struct OptimizeArgs {
   bool overwrite = false;
   double checkpointSeconds = 30;     // the output is saved with the search so far at most this often (0: every window)
   bool resume = false;               // go on from the output's saved search of the same name and settings
+  double redoFrom = -1;              // >= 0: keep the output's saved windows up to this clip time and search the rest anew
 };
 int optimize(const OptimizeArgs& args);
 

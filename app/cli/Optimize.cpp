@@ -65,6 +65,12 @@ std::string formatLimit(double v) {
   return s.str();
 }
 
+std::string formatSeconds(double v) {
+  std::ostringstream s;
+  s << std::setprecision(4) << v;
+  return s.str();
+}
+
 // "key=1,other=0.5" (option `option`): each named value set over what `keys`
 // point at; values must be finite, at most `limit` in size (costs and gains
 // beyond it overflow), and >= 0 unless `negative`.
@@ -125,9 +131,20 @@ ControllerObject& putController(Project& project, ControllerObject controller) {
   return project.controllers.back();
 }
 
+// What only decides how a window's samples are drawn: a search redone from
+// part-way (--redo-from) may change these for the windows it searches anew.
+const std::initializer_list<const char*> kSamplingKeys = {"seed", "samples", "keep", "rounds", "noise", "refineShrink"};
+// The settings key that records the sampling of windows made by earlier
+// commands of a redone search: [{"windows": K, "seed": ..., ...}, ...], the
+// first K windows made with those settings (then the next entry's, then the
+// controller's own).
+constexpr const char* kEarlierKey = "earlier";
+
 // The settings (specToJson) of the saved search against this command line's:
-// "" when they agree, else what differs ("samples: saved 8, now 6; ...").
-std::string settingsDiffer(const std::string& saved, const std::string& now) {
+// "" when they agree, else what differs ("samples: saved 8, now 6; ..."),
+// leaving out the keys `ignored`.
+std::string settingsDiffer(const std::string& saved, const std::string& now,
+                           std::initializer_list<const char*> ignored = {}) {
   json a, b;
   try {
     a = json::parse(saved);
@@ -135,6 +152,11 @@ std::string settingsDiffer(const std::string& saved, const std::string& now) {
   } catch (const json::exception&) {
     return "the saved settings cannot be read";
   }
+  for (const char* key : ignored) {
+    a.erase(key);
+    b.erase(key);
+  }
+  a.erase(kEarlierKey);
   std::string diff;
   for (const auto& [key, value] : b.items())
     if (!a.contains(key) || a.at(key) != value)
@@ -161,6 +183,48 @@ const ControllerObject& savedSearch(const Project& saved, const std::string& fil
     throw InputError("--resume", "controller '" + name + "' in " + file + " was searched with other settings (" + diff +
                                      "): give the command that started it");
   return *c;
+}
+
+// The saved controller `name` that --redo-from goes back into: made with the
+// same settings but for its sampling (kSamplingKeys).
+const ControllerObject& redoneSearch(const Project& saved, const std::string& file, const std::string& name,
+                                     const std::string& settings) {
+  for (const ControllerObject& c : saved.controllers)
+    if (c.name == name) {
+      const std::string diff = settingsDiffer(c.settings, settings, kSamplingKeys);
+      if (!diff.empty())
+        throw InputError("--redo-from", "controller '" + name + "' in " + file + " was searched with other settings (" +
+                                            diff + "): only " + "--seed, --samples, --keep, --rounds and --noise may change");
+      return c;
+    }
+  throw InputError(file, "has no controller '" + name + "' to redo (--redo-from goes back into a saved search of that name)");
+}
+
+// The record of how the first `windows` windows of a redone search were
+// sampled: the saved one's earlier record cut there, then its own settings.
+json earlierSampling(const std::string& savedSettings, int32_t windows, const std::string& file) {
+  const json saved = json::parse(savedSettings);  // read before (settingsDiffer)
+  json earlier = json::array();
+  int32_t made = 0;
+  if (saved.contains(kEarlierKey)) try {
+      for (json e : saved.at(kEarlierKey)) {
+        if (made >= windows) break;
+        const int32_t to = e.at("windows").get<int32_t>();
+        if (to <= made) throw InputError(file, "the controller's record of earlier sampling is out of order");
+        made = std::min(windows, to);
+        e["windows"] = made;
+        earlier.push_back(std::move(e));
+      }
+    } catch (const json::exception& e) {
+      throw InputError(file, std::string("the controller's record of earlier sampling is malformed: ") + e.what());
+    }
+  if (made < windows) {
+    json e{{"windows", windows}};
+    for (const char* key : kSamplingKeys)
+      if (saved.contains(key)) e[key] = saved.at(key);
+    earlier.push_back(std::move(e));
+  }
+  return earlier;
 }
 
 json windowJson(const control::WindowReport& r) {
@@ -201,7 +265,10 @@ int optimize(const OptimizeArgs& args) {
     checkOutputPath(args.statsJson, {args.project, clipFile, args.output});
     if (args.resume && !fs::exists(args.output))
       throw InputError(args.output, "does not exist: there is no search to resume (--resume goes on from the output of an interrupted run)");
-    if (root && args.output != args.project && fs::exists(args.output) && !args.overwrite && !args.resume)
+    const bool redo = args.redoFrom >= 0;
+    if (redo && !fs::exists(args.output))
+      throw InputError(args.output, "does not exist: there is no search to redo (--redo-from goes back into a saved search)");
+    if (root && args.output != args.project && fs::exists(args.output) && !args.overwrite && !args.resume && !redo)
       throw InputError(args.output, "exists (pass --overwrite to replace it, or --resume to go on with its search)");
     if (!(args.checkpointSeconds >= 0)) throw InputError("--checkpoint", "must be a number of seconds >= 0");
     Project project = loadProject(args.project);
@@ -278,18 +345,52 @@ int optimize(const OptimizeArgs& args) {
     const Progress progress([](double, std::string_view) {}, &gInterrupted);
     std::string stopped;
     int32_t resumedWindows = 0;
-    if (args.resume) {
+    json earlier;  // how windows made by earlier commands were sampled (a redone search's record)
+    if (args.resume || redo) {
       const Project saved = args.output == args.project ? project : loadProject(args.output);
-      const ControllerObject& c = savedSearch(saved, args.output, name, control::specToJson(spec), search.windowCount());
-      std::cout << "resuming '" << name << "' after window " << c.windows.size() << "/" << search.windowCount()
-                << ": replaying its " << c.searchKept.size() << " kept path(s)" << std::endl;
+      std::vector<std::vector<ControlWindow>> paths;
+      if (args.resume) {
+        const ControllerObject& c = savedSearch(saved, args.output, name, control::specToJson(spec), search.windowCount());
+        std::cout << "resuming '" << name << "' after window " << c.windows.size() << "/" << search.windowCount()
+                  << ": replaying its " << c.searchKept.size() << " kept path(s)" << std::endl;
+        paths = c.searchKept;
+        const json s = json::parse(c.settings);
+        if (s.contains(kEarlierKey)) earlier = s.at(kEarlierKey);
+      } else {
+        const double end = spec.start + length;
+        if (!(args.redoFrom > spec.start && args.redoFrom < end))
+          throw InputError("--redo-from", "must be inside the segment (" + formatSeconds(spec.start) + "-" +
+                                              formatSeconds(end) + " s of the clip)");
+        const ControllerObject& c = redoneSearch(saved, args.output, name, control::specToJson(spec));
+        paths = control::pathsBefore(c, args.redoFrom - spec.start);
+        if (paths.empty())
+          throw InputError("--redo-from", "no window of controller '" + name + "' ends by " + formatSeconds(args.redoFrom) +
+                                              " s of the clip (the first ends at " +
+                                              formatSeconds(spec.start + c.windows.front().referenceDuration) +
+                                              " s): search it anew without --redo-from");
+        earlier = earlierSampling(c.settings, int32_t(paths.front().size()), args.output);
+        std::cout << "redoing '" << name << "' from window " << paths.front().size() + 1 << "/" << search.windowCount()
+                  << " (" << formatSeconds(spec.start + paths.front().back().referenceStart + paths.front().back().referenceDuration)
+                  << " s of the clip; " << c.windows.size() << " saved): replaying " << paths.size()
+                  << " kept path(s), then seed " << o.seed << ", " << o.samples << " samples per window" << std::endl;
+      }
       try {
-        search.resume(c.searchKept, progress);
+        search.resume(paths, progress);
         resumedWindows = search.windowsDone();
       } catch (const Cancelled&) {
         stopped = "interrupted";
       }
     }
+    // The controller found so far, with the record of earlier sampling.
+    auto controllerObject = [&](const Project& p) {
+      ControllerObject c = control::makeControllerObject(p, spec, prepared, search, name);
+      if (earlier.is_array() && !earlier.empty()) {
+        json s = json::parse(c.settings);
+        s[kEarlierKey] = earlier;
+        c.settings = s.dump();
+      }
+      return c;
+    };
     json windows = json::array();
     const auto searchStart = std::chrono::steady_clock::now();
     auto lastCheckpoint = searchStart;
@@ -309,7 +410,7 @@ int optimize(const OptimizeArgs& args) {
         // A checkpoint: the output with the search so far (what --resume goes on from).
         if (root && !search.finished() && std::chrono::duration<double>(now - lastCheckpoint).count() >= args.checkpointSeconds) {
           Project p = output(project);
-          putController(p, control::makeControllerObject(p, spec, prepared, search, name));
+          putController(p, controllerObject(p));
           saveProject(p, args.output);
           lastCheckpoint = std::chrono::steady_clock::now();
           std::cout << "checkpoint: " << search.windowsDone() << "/" << search.windowCount() << " windows saved to "
@@ -340,7 +441,9 @@ int optimize(const OptimizeArgs& args) {
                     {"samples_per_second", double(search.samplesEvaluated()) / std::max(searchSeconds, 1e-9)},
                     {"stopped", stopped},
                     {"settings", json::parse(control::specToJson(spec))},
+                    {"redone_from", redo ? json(args.redoFrom) : json(nullptr)},
                     {"windows", windows}};
+    if (earlier.is_array() && !earlier.empty()) summary["settings"][kEarlierKey] = earlier;
     if (!root) return int(kOk);  // the other ranks' work is done
     if (search.windowsDone() == 0) {
       if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
@@ -349,7 +452,7 @@ int optimize(const OptimizeArgs& args) {
 
     // The best path so far is the controller (also when stopped early).
     project = output(std::move(project));
-    ControllerObject& saved = putController(project, control::makeControllerObject(project, spec, prepared, search, name));
+    ControllerObject& saved = putController(project, controllerObject(project));
 
     // Replay it as `simulate --controller` would: the same end state as the search's best.
     liu2013::Settings physics;
@@ -410,7 +513,7 @@ int optimize(const OptimizeArgs& args) {
     saveProject(project, args.output);
     if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");
     std::cout << (stopped.empty() ? "finished" : "stopped (" + stopped + "), kept the windows done") << ": "
-              << (resumedWindows > 0 ? "resumed after " + std::to_string(resumedWindows) + ", " : std::string())
+              << (resumedWindows > 0 ? (redo ? "redone after " : "resumed after ") + std::to_string(resumedWindows) + ", " : std::string())
               << search.windowsDone() << "/" << search.windowCount() << " windows, " << search.samplesEvaluated()
               << " samples in " << searchSeconds << " s; controller '" << name << "' (" << saved.duration()
               << " s) saved to " << args.output << "; replay " << (same ? "matches" : "DIFFERS FROM")
@@ -530,9 +633,16 @@ Subcommand addOptimize(CLI::App& app) {
                   "every window)")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.0, 1e6));
-  opt->add_flag("--resume", a->resume,
+  auto* resume = opt->add_flag("--resume", a->resume,
                 "Go on with the search saved in the output (a checkpoint, or a run stopped by Ctrl-C): the same "
                 "command with --resume gives the controller an uninterrupted run would");
+  opt->add_option("--redo-from", a->redoFrom,
+                  "Keep the windows of the output's saved controller (of this name and settings) that end by SECONDS of "
+                  "the clip, and search the rest anew: after a search that fell, or to try another --seed, --samples, "
+                  "--keep, --rounds or --noise from there")
+      ->type_name("SECONDS")
+      ->check(CLI::Range(0.0, 1e5))
+      ->excludes(resume);
   return {opt, [a] { return optimize(*a); }};
 }
 

@@ -342,6 +342,25 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   return c;
 }
 
+std::vector<std::vector<ControlWindow>> pathsBefore(const ControllerObject& saved, double time) {
+  size_t cut = 0;  // windows that end by `time` (a hair of rounding allowed)
+  while (cut < saved.windows.size() &&
+         saved.windows[cut].referenceStart + saved.windows[cut].referenceDuration <= time + 1e-9)
+    ++cut;
+  std::vector<std::vector<ControlWindow>> paths;
+  if (cut == 0) return paths;
+  const std::vector<std::vector<ControlWindow>> kept =
+      saved.searchKept.empty() ? std::vector<std::vector<ControlWindow>>{saved.windows} : saved.searchKept;
+  for (const auto& path : kept) {
+    if (path.size() < cut) continue;
+    std::vector<ControlWindow> head(path.begin(), path.begin() + std::ptrdiff_t(cut));
+    if (std::find(paths.begin(), paths.end(), head) == paths.end()) paths.push_back(std::move(head));
+  }
+  std::stable_sort(paths.begin(), paths.end(),
+                   [](const auto& a, const auto& b) { return a.back().cost < b.back().cost; });
+  return paths;
+}
+
 // ---------------------------------------------------------------------------
 // Playing a controller
 

@@ -51,6 +51,14 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
                                       const PreparedOptimization& prepared, const SamconSearch& search,
                                       const std::string& name);
 
+// Where a search redone from `time` s into its segment starts: the saved
+// controller's kept paths (its best path alone once the search finished or
+// fell) cut to the windows that end by `time`, each distinct path once, best
+// first by the cost of its last window (the order a search ranks its kept
+// states in). Empty when no window ends by then. SamconSearch::resume takes
+// them; the windows after are searched anew.
+std::vector<std::vector<ControlWindow>> pathsBefore(const ControllerObject& saved, double time);
+
 // Plays a controller: its windows' targets, in order, each for its duration
 // (the last held after the end), plus the feedback correction every feedback
 // period when enabled (with `dt` the solver's time step).

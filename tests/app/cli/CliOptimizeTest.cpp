@@ -311,6 +311,76 @@ TEST(CliOptimize, AKilledSearchResumesFromItsCheckpointToTheSameController) {
   EXPECT_NE(none.err.find("none.sinew: does not exist"), std::string::npos) << none.err;
 }
 
+// A search redone from part-way (--redo-from, what a long search that fell
+// late needs): the windows that end by then are kept bit for bit and the rest
+// searched anew with another seed and budget; the controller records how its
+// first windows were sampled, a redo of the redo cuts that record, and what
+// cannot be redone is named.
+TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
+  const TempDir dir;
+  const std::string out = dir.file("o.sinew");
+  auto args = [&](const std::string& seed, const std::string& samples) {
+    return std::vector<std::string>{"optimize", kProject, "--clip", kClip, "--start", "0", "--end", "0.3", "--samples",
+                                    samples, "--keep", "2", "--seed", seed, "--threads", "2", "--name", "seg", "-o", out};
+  };
+  auto with = [](std::vector<std::string> a, std::initializer_list<std::string> more) {
+    a.insert(a.end(), more);
+    return a;
+  };
+  const ProcessResult made = cli(dir, args("5", "4"));
+  ASSERT_EQ(made.exitCode, 0) << made.out << made.err;
+  const std::vector<ControlWindow> first = loadProject(out).controllers.at(0).windows;
+  ASSERT_EQ(first.size(), 3u);  // windows end at about 0.1, 0.2 and 0.29 s
+
+  const ProcessResult redo = cli(dir, with(args("6", "6"), {"--redo-from", "0.2", "--stats-json", dir.file("r.json")}));
+  ASSERT_EQ(redo.exitCode, 0) << redo.out << redo.err;
+  EXPECT_NE(redo.out.find("redoing 'seg' from window 3/3"), std::string::npos) << redo.out;
+  const json stats = json::parse(test::readBytes(dir.file("r.json")));
+  EXPECT_EQ(stats["windows_resumed"], 2);
+  EXPECT_EQ(stats["samples_evaluated"], 6) << "only the last window is searched";
+  EXPECT_EQ(stats["redone_from"], 0.2);
+  EXPECT_EQ(stats["replay"]["matches_search"], true);
+  const ControllerObject second = loadProject(out).controllers.at(0);
+  ASSERT_EQ(second.windows.size(), 3u);
+  EXPECT_TRUE(second.windows[0] == first[0] && second.windows[1] == first[1]) << "the windows before are kept";
+  EXPECT_FALSE(second.windows[2] == first[2]) << "the last window is searched anew";
+  json settings = json::parse(second.settings);
+  EXPECT_EQ(settings["seed"], 6);
+  EXPECT_EQ(settings["samples"], 6);
+  ASSERT_EQ(settings["earlier"].size(), 1u) << settings;
+  EXPECT_EQ(settings["earlier"][0]["windows"], 2);
+  EXPECT_EQ(settings["earlier"][0]["seed"], 5);
+  EXPECT_EQ(settings["earlier"][0]["samples"], 4);
+
+  // Redone again from before: its record is cut there.
+  const ProcessResult again = cli(dir, with(args("7", "4"), {"--redo-from", "0.15"}));
+  ASSERT_EQ(again.exitCode, 0) << again.out << again.err;
+  const ControllerObject third = loadProject(out).controllers.at(0);
+  EXPECT_TRUE(third.windows[0] == first[0]);
+  settings = json::parse(third.settings);
+  ASSERT_EQ(settings["earlier"].size(), 1u) << settings;
+  EXPECT_EQ(settings["earlier"][0]["windows"], 1);
+  EXPECT_EQ(settings["earlier"][0]["seed"], 5);
+
+  // What cannot be redone, named; the saved controller is left as it was.
+  const ProcessResult early = cli(dir, with(args("7", "4"), {"--redo-from", "0.05"}));
+  EXPECT_EQ(early.exitCode, 2);
+  EXPECT_NE(early.err.find("no window of controller 'seg' ends by 0.05 s"), std::string::npos) << early.err;
+  const ProcessResult outside = cli(dir, with(args("7", "4"), {"--redo-from", "0.5"}));
+  EXPECT_EQ(outside.exitCode, 2);
+  EXPECT_NE(outside.err.find("must be inside the segment"), std::string::npos) << outside.err;
+  const ProcessResult other = cli(dir, with(args("7", "4"), {"--redo-from", "0.2", "--weights", "pose=2"}));
+  EXPECT_EQ(other.exitCode, 2);
+  EXPECT_NE(other.err.find("searched with other settings (weights"), std::string::npos) << other.err;
+  std::vector<std::string> renamed = with(args("7", "4"), {"--redo-from", "0.2"});
+  *std::find(renamed.begin(), renamed.end(), "seg") = "none";
+  const ProcessResult missing = cli(dir, renamed);
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_NE(missing.err.find("has no controller 'none' to redo"), std::string::npos) << missing.err;
+  EXPECT_NE(cli(dir, with(args("7", "4"), {"--redo-from", "0.2", "--resume"})).exitCode, 0);
+  EXPECT_TRUE(loadProject(out).controllers.at(0) == third);
+}
+
 // A segment the character cannot perform (here: samples spread so wide,
 // 1.5 rad, that every one of a window falls): the search stops there, says
 // where and why, keeps the windows done in the output, and exits 2.
