@@ -131,20 +131,10 @@ ControllerObject& putController(Project& project, ControllerObject controller) {
   return project.controllers.back();
 }
 
-// What only decides how a window's samples are drawn: a search redone from
-// part-way (--redo-from) may change these for the windows it searches anew.
-const std::initializer_list<const char*> kSamplingKeys = {"seed", "samples", "keep", "rounds", "noise", "refineShrink"};
-// The settings key that records the sampling of windows made by earlier
-// commands of a redone search: [{"windows": K, "seed": ..., ...}, ...], the
-// first K windows made with those settings (then the next entry's, then the
-// controller's own).
-constexpr const char* kEarlierKey = "earlier";
-
 // The settings (specToJson) of the saved search against this command line's:
 // "" when they agree, else what differs ("samples: saved 8, now 6; ..."),
 // leaving out the keys `ignored`.
-std::string settingsDiffer(const std::string& saved, const std::string& now,
-                           std::initializer_list<const char*> ignored = {}) {
+std::string settingsDiffer(const std::string& saved, const std::string& now, const std::vector<std::string>& ignored) {
   json a, b;
   try {
     a = json::parse(saved);
@@ -152,11 +142,10 @@ std::string settingsDiffer(const std::string& saved, const std::string& now,
   } catch (const json::exception&) {
     return "the saved settings cannot be read";
   }
-  for (const char* key : ignored) {
+  for (const std::string& key : ignored) {
     a.erase(key);
     b.erase(key);
   }
-  a.erase(kEarlierKey);
   std::string diff;
   for (const auto& [key, value] : b.items())
     if (!a.contains(key) || a.at(key) != value)
@@ -178,7 +167,8 @@ const ControllerObject& savedSearch(const Project& saved, const std::string& fil
     throw InputError(file, "controller '" + name + "' " +
                                (int32_t(c->windows.size()) == windows ? "is finished (" + std::to_string(windows) + " of " + std::to_string(windows) + " windows): nothing to resume"
                                                                        : "has no saved search state to resume from"));
-  const std::string diff = settingsDiffer(c->settings, settings);
+  // A redone search's record of earlier sampling (kept, not compared).
+  const std::string diff = settingsDiffer(c->settings, settings, {control::kEarlierSamplingKey});
   if (!diff.empty())
     throw InputError("--resume", "controller '" + name + "' in " + file + " was searched with other settings (" + diff +
                                      "): give the command that started it");
@@ -186,45 +176,18 @@ const ControllerObject& savedSearch(const Project& saved, const std::string& fil
 }
 
 // The saved controller `name` that --redo-from goes back into: made with the
-// same settings but for its sampling (kSamplingKeys).
+// same settings but for its sampling (control::samplingSettingKeys).
 const ControllerObject& redoneSearch(const Project& saved, const std::string& file, const std::string& name,
                                      const std::string& settings) {
   for (const ControllerObject& c : saved.controllers)
     if (c.name == name) {
-      const std::string diff = settingsDiffer(c.settings, settings, kSamplingKeys);
+      const std::string diff = settingsDiffer(c.settings, settings, control::samplingSettingKeys());
       if (!diff.empty())
         throw InputError("--redo-from", "controller '" + name + "' in " + file + " was searched with other settings (" +
                                             diff + "): only " + "--seed, --samples, --keep, --rounds and --noise may change");
       return c;
     }
   throw InputError(file, "has no controller '" + name + "' to redo (--redo-from goes back into a saved search of that name)");
-}
-
-// The record of how the first `windows` windows of a redone search were
-// sampled: the saved one's earlier record cut there, then its own settings.
-json earlierSampling(const std::string& savedSettings, int32_t windows, const std::string& file) {
-  const json saved = json::parse(savedSettings);  // read before (settingsDiffer)
-  json earlier = json::array();
-  int32_t made = 0;
-  if (saved.contains(kEarlierKey)) try {
-      for (json e : saved.at(kEarlierKey)) {
-        if (made >= windows) break;
-        const int32_t to = e.at("windows").get<int32_t>();
-        if (to <= made) throw InputError(file, "the controller's record of earlier sampling is out of order");
-        made = std::min(windows, to);
-        e["windows"] = made;
-        earlier.push_back(std::move(e));
-      }
-    } catch (const json::exception& e) {
-      throw InputError(file, std::string("the controller's record of earlier sampling is malformed: ") + e.what());
-    }
-  if (made < windows) {
-    json e{{"windows", windows}};
-    for (const char* key : kSamplingKeys)
-      if (saved.contains(key)) e[key] = saved.at(key);
-    earlier.push_back(std::move(e));
-  }
-  return earlier;
 }
 
 json windowJson(const control::WindowReport& r) {
@@ -345,7 +308,6 @@ int optimize(const OptimizeArgs& args) {
     const Progress progress([](double, std::string_view) {}, &gInterrupted);
     std::string stopped;
     int32_t resumedWindows = 0;
-    json earlier;  // how windows made by earlier commands were sampled (a redone search's record)
     if (args.resume || redo) {
       const Project saved = args.output == args.project ? project : loadProject(args.output);
       std::vector<std::vector<ControlWindow>> paths;
@@ -354,8 +316,7 @@ int optimize(const OptimizeArgs& args) {
         std::cout << "resuming '" << name << "' after window " << c.windows.size() << "/" << search.windowCount()
                   << ": replaying its " << c.searchKept.size() << " kept path(s)" << std::endl;
         paths = c.searchKept;
-        const json s = json::parse(c.settings);
-        if (s.contains(kEarlierKey)) earlier = s.at(kEarlierKey);
+        spec.earlier = control::specFromJson(c.settings, args.output).earlier;
       } else {
         const double end = spec.start + length;
         if (!(args.redoFrom > spec.start && args.redoFrom < end))
@@ -368,7 +329,7 @@ int optimize(const OptimizeArgs& args) {
                                               " s of the clip (the first ends at " +
                                               formatSeconds(spec.start + c.windows.front().referenceDuration) +
                                               " s): search it anew without --redo-from");
-        earlier = earlierSampling(c.settings, int32_t(paths.front().size()), args.output);
+        spec.earlier = control::earlierSampling(control::specFromJson(c.settings, args.output), int32_t(paths.front().size()));
         std::cout << "redoing '" << name << "' from window " << paths.front().size() + 1 << "/" << search.windowCount()
                   << " (" << formatSeconds(spec.start + paths.front().back().referenceStart + paths.front().back().referenceDuration)
                   << " s of the clip; " << c.windows.size() << " saved): replaying " << paths.size()
@@ -381,16 +342,7 @@ int optimize(const OptimizeArgs& args) {
         stopped = "interrupted";
       }
     }
-    // The controller found so far, with the record of earlier sampling.
-    auto controllerObject = [&](const Project& p) {
-      ControllerObject c = control::makeControllerObject(p, spec, prepared, search, name);
-      if (earlier.is_array() && !earlier.empty()) {
-        json s = json::parse(c.settings);
-        s[kEarlierKey] = earlier;
-        c.settings = s.dump();
-      }
-      return c;
-    };
+    auto controllerObject = [&](const Project& p) { return control::makeControllerObject(p, spec, prepared, search, name); };
     json windows = json::array();
     const auto searchStart = std::chrono::steady_clock::now();
     auto lastCheckpoint = searchStart;
@@ -443,7 +395,6 @@ int optimize(const OptimizeArgs& args) {
                     {"settings", json::parse(control::specToJson(spec))},
                     {"redone_from", redo ? json(args.redoFrom) : json(nullptr)},
                     {"windows", windows}};
-    if (earlier.is_array() && !earlier.empty()) summary["settings"][kEarlierKey] = earlier;
     if (!root) return int(kOk);  // the other ranks' work is done
     if (search.windowsDone() == 0) {
       if (!args.statsJson.empty()) writeFileAtomic(args.statsJson, summary.dump(2) + "\n");

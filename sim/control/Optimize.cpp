@@ -52,6 +52,9 @@ std::string specToJson(const OptimizeSpec& s) {
   if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
   if (s.step > 0) j["step"] = s.step;  // absent: the project's (as before it could be chosen)
   if (s.settle > 0) j["settle"] = s.settle;  // absent: no standing tail (as before there was one)
+  for (const EarlierSampling& e : s.earlier)
+    j[kEarlierSamplingKey].push_back({{"windows", e.windows}, {"seed", e.seed}, {"samples", e.samples}, {"keep", e.keep},
+                                      {"rounds", e.rounds}, {"noise", e.noise}, {"refineShrink", e.refineShrink}});
   return j.dump();
 }
 
@@ -91,6 +94,20 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
       if (g.size() != 6 && g.size() != 8) throw InputError(context, "balanceGains needs 6 or 8 numbers");
       o.balance = {g[0], g[1], g[2], g[3], g[4], g[5], g.size() > 6 ? g[6] : 0.0, g.size() > 6 ? g[7] : 0.0};
     }
+    if (j.contains(kEarlierSamplingKey))
+      for (const json& e : j.at(kEarlierSamplingKey)) {
+        EarlierSampling r;
+        r.windows = e.at("windows").get<int32_t>();
+        r.seed = e.at("seed").get<uint64_t>();
+        r.samples = e.at("samples").get<int>();
+        r.keep = e.at("keep").get<int>();
+        r.rounds = e.at("rounds").get<int>();
+        r.noise = e.at("noise").get<double>();
+        r.refineShrink = e.at("refineShrink").get<double>();
+        if (r.windows <= (s.earlier.empty() ? 0 : s.earlier.back().windows))
+          throw InputError(context, "the record of earlier sampling is out of order");
+        s.earlier.push_back(r);
+      }
     if (j.contains("weights")) {
       const json& w = j.at("weights");
       CostWeights& c = o.weights;
@@ -340,6 +357,26 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   if (!search.finished()) c.searchKept = search.keptPaths();  // what --resume goes on from
   (void)project;
   return c;
+}
+
+const std::vector<std::string>& samplingSettingKeys() {
+  static const std::vector<std::string> keys{"seed", "samples", "keep", "rounds", "noise", "refineShrink", kEarlierSamplingKey};
+  return keys;
+}
+
+std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t windows) {
+  std::vector<EarlierSampling> earlier;
+  int32_t made = 0;
+  for (EarlierSampling e : saved.earlier) {
+    if (made >= windows) break;
+    e.windows = made = std::min(windows, e.windows);
+    earlier.push_back(e);
+  }
+  if (made < windows) {
+    const SamconOptions& o = saved.samcon;
+    earlier.push_back({windows, o.seed, o.samples, o.keep, o.rounds, o.noise, o.refineShrink});
+  }
+  return earlier;
 }
 
 std::vector<std::vector<ControlWindow>> pathsBefore(const ControllerObject& saved, double time) {

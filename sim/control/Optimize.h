@@ -18,6 +18,17 @@
 
 namespace sinew::control {
 
+// How the first `windows` windows of a controller were sampled, when a
+// later search redid the windows after them (pathsBefore): the settings that
+// only decide how samples are drawn, which a redone search may change.
+struct EarlierSampling {
+  int32_t windows = 0;
+  uint64_t seed = 1;
+  int samples = 0, keep = 0, rounds = 1;
+  double noise = 0, refineShrink = 0;
+  bool operator==(const EarlierSampling&) const = default;
+};
+
 struct OptimizeSpec {
   std::string clip;                      // a clip of the project (by name)
   double start = 0, end = -1;            // s of that clip (end < 0: to its end)
@@ -28,7 +39,13 @@ struct OptimizeSpec {
   double step = 0;                       // s: the Liu 2013 step of the search and of its controller (0: the project's)
   double settle = 0;                     // s: a standing tail searched after the segment (RetargetResult::tail; 0: none)
   SamconOptions samcon;
+  std::vector<EarlierSampling> earlier;  // a redone search's first windows, in order (empty: all sampled by `samcon`)
 };
+
+// The settings keys (specToJson) of EarlierSampling's fields, and that of
+// the record itself: what a redone search may change.
+const std::vector<std::string>& samplingSettingKeys();
+inline constexpr const char* kEarlierSamplingKey = "earlier";
 
 // The spec as JSON (stored with the controller) and back.
 std::string specToJson(const OptimizeSpec& spec);
@@ -58,6 +75,10 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
 // states in). Empty when no window ends by then. SamconSearch::resume takes
 // them; the windows after are searched anew.
 std::vector<std::vector<ControlWindow>> pathsBefore(const ControllerObject& saved, double time);
+// The record of how the first `windows` windows of a search redone from
+// `saved` (its spec) were sampled: saved's own record cut there, then its
+// sampling.
+std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t windows);
 
 // Plays a controller: its windows' targets, in order, each for its duration
 // (the last held after the end), plus the feedback correction every feedback

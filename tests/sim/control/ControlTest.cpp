@@ -583,6 +583,68 @@ namespace {
 
 // Flight is counted between frames that both have every foot above the
 // clearance; the first take-off and landing are kept.
+// A search redone part-way starts from the saved kept paths cut where it is
+// redone (each distinct prefix once, best by its last window's cost first),
+// or from the best path alone once the search has finished; the record of
+// how the first windows were sampled survives the settings' JSON and is cut
+// by a later redo.
+TEST(Samcon, RedoneSearchStartsFromTheKeptPathsCutAndRecordsEarlierSampling) {
+  auto window = [](double start, double cost, double angle) {
+    ControlWindow w;
+    w.referenceStart = start;
+    w.referenceDuration = 0.1;
+    w.duration = 0.1;
+    w.targets = {Quat(Eigen::AngleAxisd(angle, Vec3::UnitY()))};
+    w.cost = cost;
+    return w;
+  };
+  ControllerObject c;
+  // Three kept paths: two share their first two windows; the third differs in its second.
+  c.windows = {window(0, 0.1, 0.0), window(0.1, 0.3, 0.1), window(0.2, 0.2, 0.2)};
+  c.searchKept = {c.windows,
+                  {window(0, 0.1, 0.0), window(0.1, 0.3, 0.1), window(0.2, 0.25, 0.3)},
+                  {window(0, 0.1, 0.0), window(0.1, 0.2, 0.4), window(0.2, 0.5, 0.5)}};
+  std::vector<std::vector<ControlWindow>> paths = pathsBefore(c, 0.2);
+  ASSERT_EQ(paths.size(), 2u);
+  EXPECT_EQ(paths[0].size(), 2u);
+  EXPECT_EQ(paths[0][1].cost, 0.2) << "ranked by the cost where they are cut";
+  EXPECT_EQ(paths[1][1].cost, 0.3);
+  EXPECT_EQ(pathsBefore(c, 0.15).size(), 1u) << "one first window shared by all";
+  EXPECT_TRUE(pathsBefore(c, 0.05).empty()) << "no window ends by then";
+  EXPECT_EQ(pathsBefore(c, 1.0).size(), 3u) << "past the last window: the kept set itself (a resume)";
+  c.searchKept.clear();
+  paths = pathsBefore(c, 0.25);
+  ASSERT_EQ(paths.size(), 1u) << "a finished search: its best path";
+  EXPECT_TRUE(paths[0] == std::vector<ControlWindow>(c.windows.begin(), c.windows.begin() + 2));
+
+  OptimizeSpec first;
+  first.clip = "clip";
+  first.samcon.seed = 4;
+  first.samcon.samples = 300;
+  OptimizeSpec second = first;
+  second.samcon.seed = 9;
+  second.earlier = earlierSampling(first, 20);
+  ASSERT_EQ(second.earlier.size(), 1u);
+  EXPECT_EQ(second.earlier[0].windows, 20);
+  EXPECT_EQ(second.earlier[0].seed, 4u);
+  const OptimizeSpec read = specFromJson(specToJson(second), "test");
+  EXPECT_TRUE(read.earlier == second.earlier);
+  EXPECT_EQ(read.samcon.seed, 9u);
+  OptimizeSpec third = read;
+  third.earlier = earlierSampling(read, 30);
+  ASSERT_EQ(third.earlier.size(), 2u);
+  EXPECT_EQ(third.earlier[1].windows, 30);
+  EXPECT_EQ(third.earlier[1].seed, 9u);
+  third.earlier = earlierSampling(read, 12);
+  ASSERT_EQ(third.earlier.size(), 1u) << "redone before the earlier record ends: cut";
+  EXPECT_EQ(third.earlier[0].windows, 12);
+  EXPECT_EQ(third.earlier[0].seed, 4u);
+  EXPECT_THROW(specFromJson(R"({"earlier": [{"windows": 5}]})", "test"), InputError);
+  EXPECT_THROW(specFromJson(R"({"earlier": [{"windows": 5, "seed": 1, "samples": 1, "keep": 1, "rounds": 1, "noise": 0.1,
+                                "refineShrink": 0.6}, {"windows": 3, "seed": 1, "samples": 1, "keep": 1, "rounds": 1,
+                                "noise": 0.1, "refineShrink": 0.6}]})", "test"), InputError);
+}
+
 TEST(Flight, TrackerCountsTheTimeEveryFootIsOffTheGround) {
   FlightTracker f;
   f.add(0.0, {0.0, 0.01}, 1.0);
