@@ -27,6 +27,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -282,9 +283,20 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   fitRow->addWidget(fitRollouts_);
   fitRow->addWidget(new QLabel(tr("tries"), saved));
   fitRow->addWidget(fitCorrections_);
+  searchOn_ = new QPushButton(tr("Search On From"), saved);
+  searchOn_->setObjectName("ctlSearchOn");
+  searchOn_->setToolTip(tr("Search the selected controller again from this time of its clip: the windows that end by "
+                           "then are kept, the rest searched anew with the Search box's samples, kept states, rounds, "
+                           "seed and noise (a stopped search goes on where it stopped)"));
+  searchFrom_ = doubleBox(saved, "ctlSearchFrom", 0, 1e5, 0, 2, 0.1, " s");
+  searchFrom_->setToolTip(tr("Time of the clip to search on from (starts at where the selected controller's windows end)"));
+  auto* searchOnRow = new QHBoxLayout;
+  searchOnRow->addWidget(searchOn_);
+  searchOnRow->addWidget(searchFrom_);
   cv->addWidget(controllers_);
   cv->addLayout(row);
   cv->addLayout(fitRow);
+  cv->addLayout(searchOnRow);
   v->addWidget(saved);
   v->addStretch(1);
 
@@ -316,10 +328,28 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   connect(play_, &QPushButton::clicked, this, &ControllerPanel::playSelected);
   connect(delete_, &QPushButton::clicked, this, &ControllerPanel::deleteSelected);
   connect(fit_, &QPushButton::clicked, this, &ControllerPanel::fitSelectedFeedback);
+  connect(searchOn_, &QPushButton::clicked, this, &ControllerPanel::searchOnSelected);
+  connect(controllers_, &QListWidget::currentRowChanged, this, [this] {
+    // Where the selected controller's windows end: a stopped search goes on from there.
+    if (const ControllerObject* c = selectedController()) {
+      double reached = c->start;
+      for (const ControlWindow& w : c->windows) reached = c->start + w.referenceStart + w.referenceDuration;
+      searchFrom_->setRange(c->start, std::max(c->start, reached));
+      searchFrom_->setValue(reached);
+    }
+  });
   connect(fitter_, &TaskRunner::finished, this, &ControllerPanel::updateButtons);
   connect(controllers_, &QListWidget::currentRowChanged, this, &ControllerPanel::updateButtons);
   connect(session_, &OptimizerSession::prepared, this, &ControllerPanel::onPrepared);
   connect(session_, &OptimizerSession::windowFinished, this, &ControllerPanel::onWindow);
+  connect(session_, &OptimizerSession::resumed, this, [this](int windows, const QVector<double>& costs) {
+    for (int k = 0; k < costs.size(); ++k) costSeries_->append(k + 1, costs[k]);
+    double top = 0;
+    for (double c : costs) top = std::max(top, c);
+    axisY_->setRange(0, top > 0 ? top * 1.1 : 1);
+    progress_->setValue(windows);
+    status_->setText(tr("Kept %1 of %2 windows; searching on from window %3").arg(windows).arg(windowsTotal_).arg(windows + 1));
+  });
   connect(session_, &OptimizerSession::sampleProgress, this, [this](double f) {
     if (windowsTotal_ > 0) progress_->setValue(session_->windowsDone());
     status_->setText(tr("Window %1 of %2: %3% of its samples")
@@ -531,6 +561,53 @@ void ControllerPanel::onFinished(const QString& stopped) {
   updateButtons();
 }
 
+const ControllerObject* ControllerPanel::selectedController() const {
+  const QListWidgetItem* item = controllers_->currentItem();
+  if (!item) return nullptr;
+  for (const ControllerObject& c : doc_->project().controllers)
+    if (c.id == ObjectId(item->data(Qt::UserRole).toULongLong())) return &c;
+  return nullptr;
+}
+
+void ControllerPanel::searchOnSelected() {
+  const ControllerObject* c = selectedController();
+  if (!c || session_->running()) return;
+  const QString name = QString::fromStdString(c->name);
+  try {
+    const control::OptimizeSpec saved = control::specFromJson(c->settings, c->name);
+    const auto& clips = doc_->project().clips;
+    if (std::none_of(clips.begin(), clips.end(), [&](const ClipObject& k) { return k.clip.name == saved.clip; }))
+      throw InputError(saved.clip, "is not a clip of the project (import it again to search on)");
+    const double from = searchFrom_->value();
+    const std::vector<std::vector<ControlWindow>> paths = control::pathsBefore(*c, from - c->start);
+    if (paths.empty()) throw InputError(QString::number(from).toStdString() + " s", "no window of the controller ends by then");
+    control::OptimizeSpec s = saved;
+    control::SamconOptions& o = s.samcon;
+    const control::SamconOptions before = o;
+    o.samples = samples_->value();
+    o.keep = keep_->value();
+    o.rounds = rounds_->value();
+    o.seed = uint64_t(seed_->value());
+    o.noise = noise_->value();
+    o.threads = threads_->value();
+    const int32_t kept = int32_t(paths.front().size());
+    const bool resumed = !c->searchKept.empty() && size_t(kept) == c->windows.size() && o.samples == before.samples &&
+                         o.keep == before.keep && o.rounds == before.rounds && o.seed == before.seed && o.noise == before.noise;
+    if (!resumed) s.earlier = control::earlierSampling(saved, kept);  // a resume keeps the saved record as it is
+    if (c->searchKept.empty() && size_t(kept) == c->windows.size())
+      throw InputError(c->name, "is finished: choose an earlier time to search on from");
+    autoNamed_ = false;
+    clearSearchDisplay(tr("Preparing: retargeting, model, inverse dynamics, settling, replaying the kept windows..."));
+    sim_->pause();
+    session_->start(doc_->project(), s, name, paths);
+    log_->info(tr("Controller: searching '%1' on from %2 s of its clip (%3 windows kept; %4 samples per window, seed %5)")
+                   .arg(name).arg(from).arg(kept).arg(o.samples).arg(o.seed));
+  } catch (const InputError& e) {
+    log_->error(tr("Controller '%1': cannot search on: %2").arg(name, QString::fromStdString(e.what())));
+  }
+  updateButtons();
+}
+
 void ControllerPanel::playSelected() {
   const QListWidgetItem* item = controllers_->currentItem();
   if (!item) return;
@@ -659,6 +736,8 @@ void ControllerPanel::updateButtons() {
       if (c.id == ObjectId(item->data(Qt::UserRole).toULongLong())) hasFeedback = !c.feedback.empty(), current = c.id;
   feedback_->setEnabled(hasFeedback);
   fit_->setEnabled(hasFeedback && !fitter_->busy());
+  searchOn_->setEnabled(selected && !running);
+  searchFrom_->setEnabled(selected);
   if (!hasFeedback) feedback_->setChecked(false);
   else if (current != feedbackShownFor_) feedback_->setChecked(true);  // a newly selected controller plays with its feedback
   feedbackShownFor_ = current;

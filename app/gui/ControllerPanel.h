@@ -9,8 +9,9 @@
 // and the character can be pushed with Ctrl+drag. Fit Feedback fits a saved
 // controller's feedback by least squares on pushed rollouts in the background
 // (control::regressFeedback; progress dialog, Cancel) and replaces its policy
-// when held-out pushes score lower (undoable). Widgets are named ("ctl...")
-// for tests.
+// when held-out pushes score lower (undoable). Search On From goes back
+// into a saved controller's search part-way (or on from where it stopped)
+// with new sampling settings. Widgets are named ("ctl...") for tests.
 #pragma once
 
 #include "Document.h"
@@ -58,6 +59,11 @@ class ControllerPanel : public QWidget {
   void showRetargeted();          // the segment retargeted, played kinematically in the viewport
   void deleteSelected();
   void fitSelectedFeedback();     // least squares on pushed rollouts, in the background
+  // The selected controller's search again from "from" s of its clip: the
+  // windows that end by then kept (control::pathsBefore), the rest searched
+  // with the Search box's sampling; a stopped search goes on where it stopped.
+  void searchOnSelected();
+  const ControllerObject* selectedController() const;
 
   Document* doc_;
   SimulationController* sim_;
@@ -75,7 +81,8 @@ class ControllerPanel : public QWidget {
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for
   QLineEdit* name_;
   QTableWidget* jointMap_;
-  QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_, *showRetarget_, *fit_;
+  QPushButton *run_, *pause_, *stop_, *preview_, *play_, *delete_, *showRetarget_, *fit_, *searchOn_;
+  QDoubleSpinBox* searchFrom_;    // s of the selected controller's clip
   QProgressBar* progress_;
   QLabel* status_;
   QChartView* chartView_;

@@ -15,7 +15,8 @@ OptimizerSession::~OptimizerSession() {
   if (worker_.joinable()) worker_.join();
 }
 
-bool OptimizerSession::start(Project project, control::OptimizeSpec spec, QString name) {
+bool OptimizerSession::start(Project project, control::OptimizeSpec spec, QString name,
+                             std::vector<std::vector<ControlWindow>> from) {
   if (running()) return false;
   if (worker_.joinable()) worker_.join();
   cancel_ = false;
@@ -27,7 +28,7 @@ bool OptimizerSession::start(Project project, control::OptimizeSpec spec, QStrin
     reports_.clear();
     best_.reset();
   }
-  worker_ = std::thread(&OptimizerSession::run, this, std::move(project), std::move(spec), std::move(name));
+  worker_ = std::thread(&OptimizerSession::run, this, std::move(project), std::move(spec), std::move(name), std::move(from));
   return true;
 }
 
@@ -70,7 +71,8 @@ std::optional<ControllerObject> OptimizerSession::best() const {
   return best_;
 }
 
-void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString name) {
+void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString name,
+                           std::vector<std::vector<ControlWindow>> from) {
   auto post = [this](auto fn) { QMetaObject::invokeMethod(this, fn, Qt::QueuedConnection); };
   QString stopped;
   try {
@@ -85,6 +87,20 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
       total_ = total;
     }
     post([this, total, notes] { emit prepared(total, notes.trimmed()); });
+    if (!from.empty()) {
+      search.resume(from, cancellable);  // throws InputError when the saved windows no longer replay
+      ControllerObject c = control::makeControllerObject(project, spec, prep, search, name.toStdString());
+      QVector<double> costs;
+      for (const ControlWindow& w : c.windows) costs.push_back(w.cost);
+      const int done = search.windowsDone();
+      {
+        std::lock_guard lock(mutex_);
+        done_ = done;
+        best_ = std::move(c);
+      }
+      post([this, done, costs] { emit resumed(done, costs); });
+    }
+    const int resumedWindows = search.windowsDone();
     const auto started = std::chrono::steady_clock::now();
     const Progress perSample(
         [this, post](double f, std::string_view) {
@@ -115,7 +131,7 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
       ControllerObject c = control::makeControllerObject(project, spec, prep, search, name.toStdString());
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const int done = search.windowsDone();
-      const double left = elapsed / done * (total - done);
+      const double left = elapsed / (done - resumedWindows) * (total - done);
       const double rate = r.samples / std::max(r.wallSeconds, 1e-9);
       {
         std::lock_guard lock(mutex_);

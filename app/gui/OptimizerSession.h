@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QVector>
 
 #include <atomic>
 #include <condition_variable>
@@ -26,8 +27,11 @@ class OptimizerSession : public QObject {
   ~OptimizerSession() override;
 
   // Starts an optimisation of `project`'s character (a copy is kept).
-  // Returns false if one is running.
-  bool start(Project project, control::OptimizeSpec spec, QString name);
+  // Returns false if one is running. With `from` (control::pathsBefore of a
+  // saved controller), the search first replays those paths and goes on
+  // after them (resumed() says how far).
+  bool start(Project project, control::OptimizeSpec spec, QString name,
+             std::vector<std::vector<ControlWindow>> from = {});
   void pause();
   void resume();
   void stop();      // keeps the windows done; finished() follows
@@ -44,6 +48,8 @@ class OptimizerSession : public QObject {
 
  signals:
   void prepared(int windows, const QString& notes);
+  // The windows replayed from `from`, with their saved costs.
+  void resumed(int windows, const QVector<double>& costs);
   void windowFinished(int window, double cost, double samplesPerSecond, double secondsLeft);
   void sampleProgress(double fractionOfWindow);
   // "" when every window was optimised, else why it stopped (stopped by the
@@ -51,7 +57,7 @@ class OptimizerSession : public QObject {
   void finished(const QString& stopped);
 
  private:
-  void run(Project project, control::OptimizeSpec spec, QString name);
+  void run(Project project, control::OptimizeSpec spec, QString name, std::vector<std::vector<ControlWindow>> from);
 
   std::thread worker_;
   std::atomic<bool> cancel_{false}, paused_{false}, ended_{true};

@@ -961,4 +961,52 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_GE(partial.windows.size(), 1u);
   EXPECT_LT(int(partial.windows.size()), panel->session()->windowCount());
   EXPECT_TRUE(panel->findChild<QLabel*>("ctlStatus")->text().contains("Stopped"));
+  EXPECT_FALSE(partial.searchKept.empty()) << "a stopped search can go on";
+  // Selected, "Search On From" offers to go on where it stopped.
+  auto* from = panel->findChild<QDoubleSpinBox*>("ctlSearchFrom");
+  auto* searchOn = panel->findChild<QPushButton*>("ctlSearchOn");
+  ASSERT_NE(from, nullptr);
+  ASSERT_NE(searchOn, nullptr);
+  list->setCurrentRow(1);
+  const ControlWindow& reached = partial.windows.back();
+  EXPECT_NEAR(from->value(), reached.referenceStart + reached.referenceDuration, 0.006);
+  EXPECT_TRUE(searchOn->isEnabled());
+
+  // The finished "walk start" searched again from 0.2 s with another seed:
+  // its first two windows kept, the rest (one of the segment, two of the
+  // tail) searched anew; undoable.
+  list->setCurrentRow(0);
+  const ControllerObject before = window->document()->project().controllers[0];
+  EXPECT_NEAR(from->value(), 0.5, 0.01) << "a finished controller's windows end after its standing tail (0.3 + 0.2 s)";
+  from->setValue(0.2);
+  panel->findChild<QSpinBox*>("ctlSeed")->setValue(2);
+  QTest::mouseClick(searchOn, Qt::LeftButton);
+  EXPECT_FALSE(searchOn->isEnabled()) << "one search at a time";
+  auto* statusLabel = panel->findChild<QLabel*>("ctlStatus");
+  ASSERT_TRUE(waitUntil([&] { return !panel->session()->running() && (statusLabel->text().startsWith("Finished") || statusLabel->text().startsWith("Stopped")); }, 180000));
+  EXPECT_TRUE(logHas("searching 'walk start' on from 0.2 s of its clip (2 windows kept"));
+  EXPECT_TRUE(panel->findChild<QLabel*>("ctlStatus")->text().contains("Finished")) << panel->findChild<QLabel*>("ctlStatus")->text().toStdString();
+  ASSERT_EQ(window->document()->project().controllers.size(), 2u) << "replaced, not added";
+  const ControllerObject again = window->document()->project().controllers[0];
+  EXPECT_EQ(again.name, "walk start");
+  ASSERT_EQ(again.windows.size(), 5u);
+  EXPECT_TRUE(again.windows[0] == before.windows[0] && again.windows[1] == before.windows[1]);
+  EXPECT_FALSE(again.windows[2] == before.windows[2]);
+  const control::OptimizeSpec redone = control::specFromJson(again.settings, "test");
+  EXPECT_EQ(redone.samcon.seed, 2u);
+  ASSERT_EQ(redone.earlier.size(), 1u);
+  EXPECT_EQ(redone.earlier[0].windows, 2);
+  EXPECT_EQ(redone.earlier[0].seed, 1u);
+  EXPECT_EQ(redone.step, 0.001) << "the rest of the settings are the saved search's";
+  EXPECT_EQ(again.step, 0.001);
+  EXPECT_EQ(series->count(), 5) << "the kept windows' costs, then the new ones";
+  panel->grab().save("/tmp/sinew-control-search-on.png");
+  window->document()->undoStack()->undo();
+  EXPECT_TRUE(window->document()->project().controllers[0] == before);
+  // Before its first window ends there is nothing to keep: said, nothing started.
+  list->setCurrentRow(0);
+  from->setValue(0.01);
+  QTest::mouseClick(searchOn, Qt::LeftButton);
+  EXPECT_FALSE(panel->session()->running());
+  EXPECT_TRUE(logHas("cannot search on")) << "named in the log";
 }
