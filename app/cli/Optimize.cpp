@@ -24,6 +24,7 @@
 #include <iomanip>
 #include <initializer_list>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -184,7 +185,7 @@ const ControllerObject& redoneSearch(const Project& saved, const std::string& fi
       const std::string diff = settingsDiffer(c.settings, settings, control::samplingSettingKeys());
       if (!diff.empty())
         throw InputError("--redo-from", "controller '" + name + "' in " + file + " was searched with other settings (" +
-                                            diff + "): only " + "--seed, --samples, --keep, --rounds and --noise may change");
+                                            diff + "): only --seed, --samples, --keep, --rounds, --noise and --weights may change");
       return c;
     }
   throw InputError(file, "has no controller '" + name + "' to redo (--redo-from goes back into a saved search of that name)");
@@ -336,7 +337,7 @@ int optimize(const OptimizeArgs& args) {
                   << " kept path(s), then seed " << o.seed << ", " << o.samples << " samples per window" << std::endl;
       }
       try {
-        search.resume(paths, progress);
+        search.resume(paths, progress, control::windowWeights(spec, int32_t(paths.front().size())));
         resumedWindows = search.windowsDone();
       } catch (const Cancelled&) {
         stopped = "interrupted";
@@ -590,7 +591,7 @@ Subcommand addOptimize(CLI::App& app) {
   opt->add_option("--redo-from", a->redoFrom,
                   "Keep the windows of the output's saved controller (of this name and settings) that end by SECONDS of "
                   "the clip, and search the rest anew: after a search that fell, or to try another --seed, --samples, "
-                  "--keep, --rounds or --noise from there")
+                  "--keep, --rounds, --noise or --weights from there")
       ->type_name("SECONDS")
       ->check(CLI::Range(0.0, 1e5))
       ->excludes(resume);

@@ -88,7 +88,9 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
     }
     post([this, total, notes] { emit prepared(total, notes.trimmed()); });
     if (!from.empty()) {
-      search.resume(from, cancellable);  // throws InputError when the saved windows no longer replay
+      // Throws InputError when the saved windows no longer replay (checked
+      // under the weights each was ranked with).
+      search.resume(from, cancellable, control::windowWeights(spec, int32_t(from.front().size())));
       ControllerObject c = control::makeControllerObject(project, spec, prep, search, name.toStdString());
       QVector<double> costs;
       for (const ControlWindow& w : c.windows) costs.push_back(w.cost);

@@ -32,10 +32,15 @@ CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const C
   c.sank = sim.rootPosition.y() < 0.4 * ref.rootPosition.y();
   c.tipped = upOfTheError(sim, ref).y() < std::cos(60 * M_PI / 180);
   c.fallen = c.sank || c.tipped;
-  c.total = w.pose * c.pose + w.root * c.root + w.position * c.position + w.endEffector * c.endEffector +
-            w.balance * c.balance + w.velocity * c.velocity + (c.fallen ? kFallenCost : 0.0);
-  if (!std::isfinite(c.total)) c.total = 1e30, c.fallen = true;
+  c.total = weightedTotal(c, w);
+  if (c.total == 1e30) c.fallen = true;
   return c;
+}
+
+double weightedTotal(const CostTerms& c, const CostWeights& w) {
+  const double total = w.pose * c.pose + w.root * c.root + w.position * c.position + w.endEffector * c.endEffector +
+                       w.balance * c.balance + w.velocity * c.velocity + (c.fallen ? kFallenCost : 0.0);
+  return std::isfinite(total) ? total : 1e30;
 }
 
 std::string fallReason(const CostTerms& c) {

@@ -34,6 +34,10 @@ inline constexpr double kFallenCost = 100;
 
 CostTerms trackingCost(const BodyFeatures& sim, const BodyFeatures& ref, const CostWeights& w);
 
+// The weighted sum of `c`'s terms (+ kFallenCost when fallen; 1e30 when not
+// finite): trackingCost's total, again under other weights.
+double weightedTotal(const CostTerms& c, const CostWeights& w);
+
 // How far the body leans away from the reference, in degrees: the angle
 // between world up and up carried by the root's orientation error (the
 // fallen test above is this angle past 60 degrees).

@@ -21,9 +21,23 @@ namespace sinew::control {
 
 using json = nlohmann::json;
 
+namespace {
+
+json weightsJson(const CostWeights& w) {
+  return {{"pose", w.pose}, {"root", w.root}, {"position", w.position}, {"endEffector", w.endEffector},
+          {"balance", w.balance}, {"velocity", w.velocity}};
+}
+
+void weightsFromJson(const json& w, CostWeights& c) {
+  for (auto [key, value] : {std::pair{"pose", &c.pose}, {"root", &c.root}, {"position", &c.position},
+                            {"endEffector", &c.endEffector}, {"balance", &c.balance}, {"velocity", &c.velocity}})
+    if (w.contains(key)) *value = w.at(key).get<double>();
+}
+
+}  // namespace
+
 std::string specToJson(const OptimizeSpec& s) {
   const SamconOptions& o = s.samcon;
-  const CostWeights& w = o.weights;
   json j{{"clip", s.clip},
          {"start", s.start},
          {"end", s.end},
@@ -46,15 +60,14 @@ std::string specToJson(const OptimizeSpec& s) {
          {"balanceGains",
           {o.balance.ankleTilt, o.balance.ankleBalance, o.balance.ankleVelocity, o.balance.hipTilt, o.balance.hipBalance,
            o.balance.hipVelocity, o.balance.swingHipBalance, o.balance.swingHipVelocity}},
-         {"weights",
-          {{"pose", w.pose}, {"root", w.root}, {"position", w.position}, {"endEffector", w.endEffector},
-           {"balance", w.balance}, {"velocity", w.velocity}}}};
+         {"weights", weightsJson(o.weights)}};
   if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
   if (s.step > 0) j["step"] = s.step;  // absent: the project's (as before it could be chosen)
   if (s.settle > 0) j["settle"] = s.settle;  // absent: no standing tail (as before there was one)
   for (const EarlierSampling& e : s.earlier)
     j[kEarlierSamplingKey].push_back({{"windows", e.windows}, {"seed", e.seed}, {"samples", e.samples}, {"keep", e.keep},
-                                      {"rounds", e.rounds}, {"noise", e.noise}, {"refineShrink", e.refineShrink}});
+                                      {"rounds", e.rounds}, {"noise", e.noise}, {"refineShrink", e.refineShrink},
+                                      {"weights", weightsJson(e.weights)}});
   return j.dump();
 }
 
@@ -104,17 +117,12 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
         r.rounds = e.at("rounds").get<int>();
         r.noise = e.at("noise").get<double>();
         r.refineShrink = e.at("refineShrink").get<double>();
+        weightsFromJson(e.at("weights"), r.weights);
         if (r.windows <= (s.earlier.empty() ? 0 : s.earlier.back().windows))
           throw InputError(context, "the record of earlier sampling is out of order");
         s.earlier.push_back(r);
       }
-    if (j.contains("weights")) {
-      const json& w = j.at("weights");
-      CostWeights& c = o.weights;
-      for (auto [key, value] : {std::pair{"pose", &c.pose}, {"root", &c.root}, {"position", &c.position},
-                                {"endEffector", &c.endEffector}, {"balance", &c.balance}, {"velocity", &c.velocity}})
-        if (w.contains(key)) *value = w.at(key).get<double>();
-    }
+    if (j.contains("weights")) weightsFromJson(j.at("weights"), o.weights);
   } catch (const json::exception& e) {
     throw InputError(context, std::string("malformed optimiser settings: ") + e.what());
   }
@@ -360,7 +368,8 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
 }
 
 const std::vector<std::string>& samplingSettingKeys() {
-  static const std::vector<std::string> keys{"seed", "samples", "keep", "rounds", "noise", "refineShrink", kEarlierSamplingKey};
+  static const std::vector<std::string> keys{"seed",         "samples", "keep", "rounds", "noise",
+                                             "refineShrink", "weights", kEarlierSamplingKey};
   return keys;
 }
 
@@ -374,9 +383,19 @@ std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t 
   }
   if (made < windows) {
     const SamconOptions& o = saved.samcon;
-    earlier.push_back({windows, o.seed, o.samples, o.keep, o.rounds, o.noise, o.refineShrink});
+    earlier.push_back({windows, o.seed, o.samples, o.keep, o.rounds, o.noise, o.refineShrink, o.weights});
   }
   return earlier;
+}
+
+std::vector<CostWeights> windowWeights(const OptimizeSpec& spec, int32_t windows) {
+  std::vector<CostWeights> w;
+  size_t e = 0;
+  for (int32_t k = 0; k < windows; ++k) {
+    while (e < spec.earlier.size() && k >= spec.earlier[e].windows) ++e;
+    w.push_back(e < spec.earlier.size() ? spec.earlier[e].weights : spec.samcon.weights);
+  }
+  return w;
 }
 
 std::vector<std::vector<ControlWindow>> pathsBefore(const ControllerObject& saved, double time) {

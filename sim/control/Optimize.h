@@ -18,14 +18,16 @@
 
 namespace sinew::control {
 
-// How the first `windows` windows of a controller were sampled, when a
+// How the first `windows` windows of a controller were searched, when a
 // later search redid the windows after them (pathsBefore): the settings that
-// only decide how samples are drawn, which a redone search may change.
+// only decide how samples are drawn and ranked, which a redone search may
+// change.
 struct EarlierSampling {
   int32_t windows = 0;
   uint64_t seed = 1;
   int samples = 0, keep = 0, rounds = 1;
   double noise = 0, refineShrink = 0;
+  CostWeights weights;
   bool operator==(const EarlierSampling&) const = default;
 };
 
@@ -79,6 +81,9 @@ std::vector<std::vector<ControlWindow>> pathsBefore(const ControllerObject& save
 // `saved` (its spec) were sampled: saved's own record cut there, then its
 // sampling.
 std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t windows);
+// The cost weights each of a search's first `windows` windows was ranked
+// under: those of its earlier record's entries, then its own.
+std::vector<CostWeights> windowWeights(const OptimizeSpec& spec, int32_t windows);
 
 // Plays a controller: its windows' targets, in order, each for its duration
 // (the last held after the end), plus the feedback correction every feedback

@@ -153,9 +153,13 @@ SampleOutcome SampleRunner::run(const liu2013::Liu2013State& start, const Sample
   }
   const ReferenceMotion& ref = *problem.reference;
   out.cost = trackingCost(ref.features(solver.state().skeleton), ref.features(referenceEnd), problem.options.weights);
-  const double stretch = std::log(task.scale);
-  out.cost.total += problem.options.timeScaleWeight * stretch * stretch;
+  out.cost.total = sampleCost(out.cost, problem.options.weights, problem.options, task.scale);
   return out;
+}
+
+double sampleCost(const CostTerms& terms, const CostWeights& weights, const SamconOptions& options, double scale) {
+  const double stretch = std::log(scale);
+  return weightedTotal(terms, weights) + options.timeScaleWeight * stretch * stretch;
 }
 
 // ---------------------------------------------------------------------------
@@ -325,7 +329,8 @@ std::vector<std::vector<ControlWindow>> SamconSearch::keptPaths() const {
   return paths;
 }
 
-void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress) {
+void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress,
+                          const std::vector<CostWeights>& savedWeights) {
   if (done_ != 0) throw std::logic_error("SamconSearch::resume: the search has already run");
   if (kept.empty() || kept.front().empty()) throw InputError("--resume", "the saved search has no kept states");
   const size_t windows = kept.front().size();
@@ -377,12 +382,15 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
       const ControlWindow& w = kept[p][k];
       if (n.path.empty() && k > 0) n.path = level[size_t(at[p])].path;
       if (n.path.size() == k) {
-        if (outcomes[size_t(next[p])].cost.total != w.cost)
-          throw InputError("--resume", "window " + std::to_string(k + 1) + " replays to cost " +
-                                           std::to_string(outcomes[size_t(next[p])].cost.total) + ", not the saved " +
-                                           std::to_string(w.cost) +
+        const SampleOutcome& o = outcomes[size_t(next[p])];
+        const double replayed = k < savedWeights.size()
+                                    ? sampleCost(o.cost, savedWeights[k], problem_.options, tasks[size_t(next[p])].scale)
+                                    : o.cost.total;
+        if (replayed != w.cost)
+          throw InputError("--resume", "window " + std::to_string(k + 1) + " replays to cost " + std::to_string(replayed) +
+                                           ", not the saved " + std::to_string(w.cost) +
                                            ": the character, its scene or the solver changed since the search stopped");
-        n.cost = w.cost;
+        n.cost = o.cost.total;  // ranked under this search's weights (the saved cost when they are the same)
         n.path.push_back(w);
       }
     }

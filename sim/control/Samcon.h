@@ -104,6 +104,10 @@ struct SampleRunner {
   liu2013::Liu2013Solver solver;
 };
 
+// A sample's cost: the tracking cost's terms under `weights`, plus the time
+// scaling's (ln scale)^2 under the options' weight.
+double sampleCost(const CostTerms& terms, const CostWeights& weights, const SamconOptions& options, double scale);
+
 // Evaluation on `threads` threads of this process (0: all cores).
 std::unique_ptr<SampleEvaluator> makeThreadedEvaluator(int threads);
 
@@ -145,7 +149,11 @@ class SamconSearch {
   // problem, or a replayed window's cost differs from the one saved (the
   // character, the scene or the solver changed since). The replays are not
   // counted in samplesEvaluated().
-  void resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress = Progress::none());
+  // `savedWeights` (per window; empty: the search's own): the cost weights
+  // each saved window's cost was computed under, when a redone search
+  // changed them; the replay is checked under those.
+  void resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress = Progress::none(),
+              const std::vector<CostWeights>& savedWeights = {});
   const std::vector<WindowReport>& reports() const { return reports_; }
   int64_t samplesEvaluated() const { return samplesEvaluated_; }
 

@@ -352,8 +352,9 @@ TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   EXPECT_EQ(settings["earlier"][0]["seed"], 5);
   EXPECT_EQ(settings["earlier"][0]["samples"], 4);
 
-  // Redone again from before: its record is cut there.
-  const ProcessResult again = cli(dir, with(args("7", "4"), {"--redo-from", "0.15"}));
+  // Redone again from before, under other cost weights: its record is cut
+  // there, and the window kept replays under the weights it was ranked with.
+  const ProcessResult again = cli(dir, with(args("7", "4"), {"--redo-from", "0.15", "--weights", "velocity=2"}));
   ASSERT_EQ(again.exitCode, 0) << again.out << again.err;
   const ControllerObject third = loadProject(out).controllers.at(0);
   EXPECT_TRUE(third.windows[0] == first[0]);
@@ -361,6 +362,8 @@ TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   ASSERT_EQ(settings["earlier"].size(), 1u) << settings;
   EXPECT_EQ(settings["earlier"][0]["windows"], 1);
   EXPECT_EQ(settings["earlier"][0]["seed"], 5);
+  EXPECT_EQ(settings["earlier"][0]["weights"]["velocity"], 0.2);
+  EXPECT_EQ(settings["weights"]["velocity"], 2.0);
 
   // What cannot be redone, named; the saved controller is left as it was.
   const ProcessResult early = cli(dir, with(args("7", "4"), {"--redo-from", "0.05"}));
@@ -369,9 +372,9 @@ TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   const ProcessResult outside = cli(dir, with(args("7", "4"), {"--redo-from", "0.5"}));
   EXPECT_EQ(outside.exitCode, 2);
   EXPECT_NE(outside.err.find("must be inside the segment"), std::string::npos) << outside.err;
-  const ProcessResult other = cli(dir, with(args("7", "4"), {"--redo-from", "0.2", "--weights", "pose=2"}));
+  const ProcessResult other = cli(dir, with(args("7", "4"), {"--redo-from", "0.2", "--pd-frequency", "6"}));
   EXPECT_EQ(other.exitCode, 2);
-  EXPECT_NE(other.err.find("searched with other settings (weights"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("searched with other settings (pdFrequency: saved 5.0, now 6.0)"), std::string::npos) << other.err;
   std::vector<std::string> renamed = with(args("7", "4"), {"--redo-from", "0.2"});
   *std::find(renamed.begin(), renamed.end(), "seg") = "none";
   const ProcessResult missing = cli(dir, renamed);
@@ -379,6 +382,14 @@ TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   EXPECT_NE(missing.err.find("has no controller 'none' to redo"), std::string::npos) << missing.err;
   EXPECT_NE(cli(dir, with(args("7", "4"), {"--redo-from", "0.2", "--resume"})).exitCode, 0);
   EXPECT_TRUE(loadProject(out).controllers.at(0) == third);
+  // Its windows replay under their own weights when it is redone once more.
+  const ProcessResult last = cli(dir, with(args("8", "4"), {"--redo-from", "0.25", "--weights", "velocity=2"}));
+  ASSERT_EQ(last.exitCode, 0) << last.out << last.err;
+  EXPECT_NE(last.out.find("redoing 'seg' from window 3/3"), std::string::npos) << last.out;
+  settings = json::parse(loadProject(out).controllers.at(0).settings);
+  ASSERT_EQ(settings["earlier"].size(), 2u) << settings;
+  EXPECT_EQ(settings["earlier"][1]["windows"], 2);
+  EXPECT_EQ(settings["earlier"][1]["seed"], 7);
 }
 
 // A segment the character cannot perform (here: samples spread so wide,

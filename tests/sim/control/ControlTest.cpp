@@ -641,8 +641,21 @@ TEST(Samcon, RedoneSearchStartsFromTheKeptPathsCutAndRecordsEarlierSampling) {
   EXPECT_EQ(third.earlier[0].seed, 4u);
   EXPECT_THROW(specFromJson(R"({"earlier": [{"windows": 5}]})", "test"), InputError);
   EXPECT_THROW(specFromJson(R"({"earlier": [{"windows": 5, "seed": 1, "samples": 1, "keep": 1, "rounds": 1, "noise": 0.1,
-                                "refineShrink": 0.6}, {"windows": 3, "seed": 1, "samples": 1, "keep": 1, "rounds": 1,
-                                "noise": 0.1, "refineShrink": 0.6}]})", "test"), InputError);
+                                "refineShrink": 0.6, "weights": {}}, {"windows": 3, "seed": 1, "samples": 1, "keep": 1,
+                                "rounds": 1, "noise": 0.1, "refineShrink": 0.6, "weights": {}}]})", "test"), InputError);
+
+  // Each window replays under the weights it was ranked with.
+  OptimizeSpec fourth = read;
+  fourth.samcon.weights.velocity = 2;
+  fourth.earlier = earlierSampling(read, 25);  // 20 windows by `first`, 5 by `second`
+  ASSERT_EQ(fourth.earlier.size(), 2u);
+  fourth.earlier[0].weights.velocity = 1;
+  const std::vector<CostWeights> w = windowWeights(fourth, 27);
+  ASSERT_EQ(w.size(), 27u);
+  EXPECT_EQ(w[19].velocity, 1);
+  EXPECT_EQ(w[20].velocity, CostWeights{}.velocity);
+  EXPECT_EQ(w[24].velocity, CostWeights{}.velocity);
+  EXPECT_EQ(w[25].velocity, 2);
 }
 
 TEST(Flight, TrackerCountsTheTimeEveryFootIsOffTheGround) {
