@@ -327,9 +327,12 @@ int optimize(const OptimizeArgs& args) {
         paths = control::pathsBefore(c, args.redoFrom - spec.start);
         if (paths.empty())
           throw InputError("--redo-from", "no window of controller '" + name + "' ends by " + formatSeconds(args.redoFrom) +
-                                              " s of the clip (the first ends at " +
-                                              formatSeconds(spec.start + c.windows.front().referenceDuration) +
-                                              " s): search it anew without --redo-from");
+                                              " s of the clip" +
+                                              (c.windows.empty() ? std::string(" (it has none)")
+                                                                 : " (the first ends at " +
+                                                                       formatSeconds(spec.start + c.windows.front().referenceDuration) +
+                                                                       " s)") +
+                                              ": search it anew without --redo-from");
         spec.earlier = control::earlierSampling(control::specFromJson(c.settings, args.output), int32_t(paths.front().size()));
         std::cout << "redoing '" << name << "' from window " << paths.front().size() + 1 << "/" << search.windowCount()
                   << " (" << formatSeconds(spec.start + paths.front().back().referenceStart + paths.front().back().referenceDuration)
