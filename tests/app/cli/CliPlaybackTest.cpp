@@ -1,0 +1,143 @@
+// Controllers played back through sinew-cli simulate --controller: the
+// shipped ones (the 01_01 jumps, the kick) and a controller that ends standing
+// still, held by the balance hold. Seconds of simulated motion each, judged by
+// what the character does: label "physics" (Release only), the sanitizer build
+// runs the same playback code in CliOptimizeTest's shorter replays.
+#include "CliRun.h"
+#include "TestUtil.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace sinew {
+namespace {
+
+using json = nlohmann::json;
+using test::ProcessResult;
+using test::TempDir;
+
+const std::string kProject = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+
+ProcessResult cli(const TempDir& dir, std::vector<std::string> args, double timeout = 600) { return test::runCli(dir, std::move(args), timeout); }
+
+// A controller that ends standing still (the generated "Elbow bend" clip's
+// first 0.2 s, its initial targets alone) is followed by the hold: the
+// reference's last pose on an ankle-strategy balance keeps the character up
+// long after the end (before the hold and the rigid feet it fell 1.5 s after).
+TEST(CliPlayback, AControllerThatEndsStillIsHeldUprightAfterItsEnd) {
+  const TempDir dir;
+  const ProcessResult o = cli(dir, {"optimize", kProject, "--clip", "Elbow bend", "--end", "0.2", "--samples", "1",
+                                    "--keep", "1", "--noise", "0", "--time-scaling", "off", "--threads", "1", "-o",
+                                    dir.file("stand.sinew"), "--name", "stand"});
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  const std::string held = dir.file("held.json");
+  const ProcessResult h = cli(dir, {"simulate", dir.file("stand.sinew"), "--controller", "stand", "--threads", "2",
+                                    "--stats-json", held, "--fps", "10", "--seconds", "3"});
+  ASSERT_EQ(h.exitCode, 0) << h.out << h.err;
+  EXPECT_NE(h.out.find("then it holds the reference's last pose under balance feedback"), std::string::npos) << h.out;
+  const json hs = json::parse(test::readBytes(held))["summary"];
+  EXPECT_LT(hs["controller_end"].get<double>(), 0.25);
+  EXPECT_TRUE(hs["stayed_up"].get<bool>()) << hs.dump(1);
+  EXPECT_LT(hs["max_tilt_degrees"].get<double>(), 3.0) << hs.dump(1);
+}
+
+// The shipped jump (projects/humanoid/humanoid-jump.sinew, 01_01 1.0-2.7 s,
+// searched with a 1 s standing tail, --settle 1): played by simulate
+// --controller to 3 s past its end (2.616 s), the character crouches, leaves
+// the ground with both feet when the reference does, lands near the
+// reference's root and stays up in the hold. Measured: flight 0.25 s
+// (reference 0.233 s), take-off 0.917 s (0.917 s), centre of mass up 0.215 m
+// (0.221 m), root 0.199 m from the reference's at landing and 0.183 m at the
+// controller's end, forward travel 0.82 m (0.65 m), max tilt 8.3 degrees.
+TEST(CliPlayback, ShippedJumpLeavesTheGroundLandsAndStaysUp) {
+  const TempDir dir;
+  const std::string stats = dir.file("jump.json");
+  const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-jump.sinew",
+                                    "--controller", "01_01 1-2.7 s", "--threads", "1", "--seconds", "5.6",
+                                    "--stats-json", stats});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("flight: "), std::string::npos) << r.out;
+  const json s = json::parse(test::readBytes(stats))["summary"];
+  EXPECT_TRUE(s["stayed_up"].get<bool>()) << s.dump(1);
+  EXPECT_LT(s["controller_end"].get<double>(), 5.6 - 2.9) << "played well into the hold";
+  const json& f = s["flight"];
+  EXPECT_GT(f["reference"]["seconds"].get<double>(), 0.2);
+  EXPECT_GT(f["seconds"].get<double>(), 0.2) << "both feet 5 cm off the ground";
+  EXPECT_NEAR(f["take_off"].get<double>(), f["reference"]["take_off"].get<double>(), 0.1);
+  EXPECT_NEAR(f["landing"].get<double>(), f["reference"]["landing"].get<double>(), 0.1);
+  EXPECT_GT(f["peak_com_rise"].get<double>(), 0.15);
+  const json& t = s["forward_travel"];
+  EXPECT_LT(t["root_error_at_landing"].get<double>(), 0.3);
+  EXPECT_LT(t["root_error_at_controller_end"].get<double>(), 0.25);
+  EXPECT_LT(t["simulated"].get<double>(), 1.5 * t["reference"].get<double>()) << "not twice as far";
+}
+
+// The whole 0-4 s of 01_01 (stand, crouch, first jump, landing, second jump)
+// in one controller, shipped in the same project, searched with a 1 s
+// standing tail (the jump's command with --start 0 --end 4 --seed 4 --name
+// "01_01 0-4 s"; 50 windows, 15,000 samples, 1,007 s; docs/PERFORMANCE.md):
+// airborne when the subject is, its root within the 0.25 m of the
+// subject's at the first landing and at the end, and up 2 s past the
+// controller's end (4.76 s). Measured: flight 0.417 s (reference 0.433 s),
+// take-off 1.850 s (1.817 s), first landing 2.033 s (2.083 s), root 0.209 m
+// from the reference's at that landing and 0.128 m at the end, travel 1.59 m
+// (1.47 m), centre of mass up 0.198 m (0.211 m), max tilt 11 degrees.
+TEST(CliPlayback, ShippedZeroToFourSecondsJumpsLandsAndStaysUp) {
+  const TempDir dir;
+  const std::string stats = dir.file("jump04.json");
+  const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-jump.sinew",
+                                    "--controller", "01_01 0-4 s", "--threads", "2", "--seconds", "6.8",
+                                    "--fps", "60", "--stats-json", stats});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json s = json::parse(test::readBytes(stats))["summary"];
+  EXPECT_TRUE(s["stayed_up"].get<bool>()) << s.dump(1);
+  EXPECT_LT(s["controller_end"].get<double>(), 6.8 - 1.9) << "played well into the hold";
+  const json& f = s["flight"];
+  EXPECT_GT(f["reference"]["seconds"].get<double>(), 0.35) << "two jumps";
+  EXPECT_GT(f["seconds"].get<double>(), 0.3) << "both feet 5 cm off the ground";
+  EXPECT_NEAR(f["take_off"].get<double>(), f["reference"]["take_off"].get<double>(), 0.1);
+  EXPECT_NEAR(f["landing"].get<double>(), f["reference"]["landing"].get<double>(), 0.1);
+  EXPECT_GT(f["peak_com_rise"].get<double>(), 0.15);
+  EXPECT_LT(f["peak_com_rise"].get<double>(), 1.5 * f["reference"]["peak_com_rise"].get<double>());
+  const json& t = s["forward_travel"];
+  EXPECT_GT(t["reference"].get<double>(), 1.0);
+  EXPECT_LT(t["root_error_at_landing"].get<double>(), 0.25);
+  EXPECT_LT(t["root_error_at_controller_end"].get<double>(), 0.25);
+  EXPECT_LT(t["simulated"].get<double>(), 1.25 * t["reference"].get<double>()) << "not twice as far";
+  EXPECT_GT(t["simulated"].get<double>(), 0.75 * t["reference"].get<double>());
+}
+
+// The shipped kick (projects/humanoid/humanoid-kick.sinew: the generated Kick
+// clip 0-2.5 s, the weight shifted onto the left foot, a front kick with the
+// right, the foot put down; searched with a 1 s standing tail): played by
+// simulate --controller to 2 s past its end (3.42 s), the right foot rises as
+// high as the reference's, the left one stays on the ground, and the
+// character stays up. Measured: right sole up to 0.632 m (reference 0.543 m),
+// left 0.007 m (0.002 m), max tilt 7.0 degrees, up 5 s past the end.
+TEST(CliPlayback, ShippedKickStandsOnOneLegKicksAndStaysUp) {
+  const TempDir dir;
+  const std::string stats = dir.file("kick.json");
+  const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-kick.sinew",
+                                    "--controller", "Kick 0-2.5 s", "--threads", "2", "--seconds", "5.4", "--stats-json",
+                                    stats});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("feet, highest sole above the ground: LeftFoot"), std::string::npos) << r.out;
+  const json s = json::parse(test::readBytes(stats))["summary"];
+  EXPECT_TRUE(s["stayed_up"].get<bool>()) << s.dump(1);
+  EXPECT_LT(s["controller_end"].get<double>(), 5.4 - 1.9) << "played well into the hold";
+  EXPECT_EQ(s["flight"]["seconds"].get<double>(), 0.0) << "one foot always down";
+  std::map<std::string, json> feet;
+  for (const json& f : s["feet"]) feet[f["name"].get<std::string>()] = f;
+  ASSERT_TRUE(feet.count("LeftFoot") && feet.count("RightFoot")) << s["feet"].dump();
+  const json &left = feet["LeftFoot"], &right = feet["RightFoot"];
+  EXPECT_GT(right["reference_peak_clearance"].get<double>(), 0.4) << "the clip kicks";
+  EXPECT_GT(right["peak_clearance"].get<double>(), 0.8 * right["reference_peak_clearance"].get<double>());
+  EXPECT_LT(right["peak_clearance"].get<double>(), right["reference_peak_clearance"].get<double>() + 0.2);
+  EXPECT_LT(left["peak_clearance"].get<double>(), 0.05) << "the standing foot stays down";
+  EXPECT_LT(s["forward_travel"]["root_error_at_controller_end"].get<double>(), 0.15);
+}
+
+}  // namespace
+}  // namespace sinew
