@@ -1,5 +1,5 @@
 // Controllers played back through sinew-cli simulate --controller: the
-// shipped ones (the 01_01 jumps, the kick) and a controller that ends standing
+// shipped ones (the 01_01 jumps, the whole clip, the kick) and a controller that ends standing
 // still, held by the balance hold. Seconds of simulated motion each, judged by
 // what the character does: label "physics" (Release only), the sanitizer build
 // runs the same playback code in CliOptimizeTest's shorter replays.
@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -137,6 +138,57 @@ TEST(CliPlayback, ShippedKickStandsOnOneLegKicksAndStaysUp) {
   EXPECT_LT(right["peak_clearance"].get<double>(), right["reference_peak_clearance"].get<double>() + 0.2);
   EXPECT_LT(left["peak_clearance"].get<double>(), 0.05) << "the standing foot stays down";
   EXPECT_LT(s["forward_travel"]["root_error_at_controller_end"].get<double>(), 0.15);
+}
+
+
+// The whole of CMU 01_01 (22.9 s: four jumps forward, a quarter turn, jumps
+// back, a half turn, jumps forward again) in one controller, with a 1 s
+// standing tail, shipped as "01_01 whole" in humanoid-jump.sinew. Searched in
+// four parts with --redo-from (docs/PERFORMANCE.md "01_01, the whole clip":
+// seed 4, then from 6.4 s with the centre of mass's velocity weighted 2, from
+// 14.5 s with another seed, from 21.5 s with that weight 4). Played to 2.5 s
+// past its end (23.41 s): up all along, airborne most of the subject's flight
+// time, the root near the subject's through the clip and at the end, and the
+// same forward travel. Measured (2026-11-27, 30 s played): max tilt 26.1
+// degrees, flight 2.9 s (reference 3.3 s), root at most 0.68 m from the
+// subject's (at 8.9 s, after the landing at 6.8 s; at most 0.40 m from 11 s
+// on), 0.054 m at the end, mean 0.21 m, forward travel 2.83 m (2.84 m).
+TEST(CliPlayback, ShippedWholeClipKeepsTheCharacterUpToTheEndAndAfter) {
+  const TempDir dir;
+  const std::string stats = dir.file("whole.json");
+  const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-jump.sinew",
+                                    "--controller", "01_01 whole", "--threads", "2", "--seconds", "26", "--fps", "20",
+                                    "--stats-json", stats},
+                              900);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json all = json::parse(test::readBytes(stats));
+  const json& s = all["summary"];
+  EXPECT_TRUE(s["stayed_up"].get<bool>()) << s.dump(1);
+  const double end = s["controller_end"].get<double>();
+  EXPECT_GT(end, 22.9) << "the whole clip and its tail";
+  EXPECT_LT(end, 26 - 2.0) << "played well into the hold";
+  const json& f = s["flight"];
+  EXPECT_GT(f["reference"]["seconds"].get<double>(), 2.0) << "the clip's many jumps";
+  EXPECT_GT(f["seconds"].get<double>(), 0.75 * f["reference"]["seconds"].get<double>()) << "it jumps with the subject";
+  const json& t = s["forward_travel"];
+  EXPECT_LT(t["root_error_at_controller_end"].get<double>(), 0.25);
+  EXPECT_NEAR(t["simulated"].get<double>(), t["reference"].get<double>(), 0.25 * t["reference"].get<double>());
+  // The root follows the subject's all through the clip.
+  const json& k = all["tracking"];
+  double worst = 0, worstLate = 0, sum = 0;
+  int n = 0;
+  for (size_t i = 0; i < k["time"].size(); ++i) {
+    const double time = k["time"][i].get<double>(), e = k["root_position_error"][i].get<double>();
+    if (time > end) continue;
+    worst = std::max(worst, e);
+    if (time > 11) worstLate = std::max(worstLate, e);
+    sum += e;
+    ++n;
+  }
+  ASSERT_GT(n, 400);
+  EXPECT_LT(worst, 0.8);
+  EXPECT_LT(worstLate, 0.5) << "after the jumps back";
+  EXPECT_LT(sum / n, 0.3);
 }
 
 }  // namespace

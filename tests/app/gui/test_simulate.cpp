@@ -786,6 +786,21 @@ TEST_F(SimulateTest, ShippedZeroToFourSecondsJumpsTwiceFromTheControlPanel) {
   EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 
+// The whole of 01_01 (22.9 s, its 1 s standing tail after it) from the same
+// project's third controller, played from the Control panel to past its end
+// (23.41 s): the character is up there, near where the subject stops. A strip
+// every second from 0.5 s to 23.5 s, eight a row, is saved to
+// /tmp/sinew-whole-strip.png (docs/images/whole-strip.png is a copy).
+TEST_F(SimulateTest, ShippedWholeClipPlaysToItsEndFromTheControlPanel) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 whole");
+  ASSERT_NE(panel, nullptr) << "no '01_01 whole' in the shipped jump project";
+  playsUpWithItsGhost(panel, "01_01 whole", 24.0, "/tmp/sinew-whole-play.png");
+  const std::vector<SimMeasures> m = window->simulation()->frameMeasures(0, nullptr);
+  EXPECT_GT(m.back().centerOfMass.z() - m.front().centerOfMass.z(), 2.0) << "it ends where the subject does, 2.8 m on";
+  const QImage strip = sideStrip(Vec3(0, 1.0, 1.8), 10.0, 0.5, 1.0, 24, 8, "/tmp/sinew-whole-strip.png");
+  EXPECT_GT(imageStats(strip).distinctColors, 50);
+}
+
 // The shipped kick (projects/humanoid/humanoid-kick.sinew) plays from the
 // Control panel: the character shifts onto its left foot, kicks with the
 // right and stands again. A strip of the viewport from the side every 0.2 s

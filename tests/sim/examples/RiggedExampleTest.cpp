@@ -62,9 +62,11 @@ TEST(RiggedExample, CommittedTurnProjectIsTheRiggedOneWithAController) {
 // and the root-position weight 4 (docs/PERFORMANCE.md has the command), and
 // both jumps of 0-4 s with the same settings, added to it; their 01_01 clip is
 // left out as the turn's is (the clip and the two controllers took an id each,
-// and the clip one more when the 0-4 s controller was searched again in place).
+// and the clip one more when the 0-4 s controller was searched again in place),
+// and the whole clip's controller (searched in four parts, the clip and the
+// controller one id each).
 TEST(RiggedExample, CommittedJumpProjectIsTheRiggedOneWithItsControllers) {
-  expectRiggedPlusControllers("humanoid-jump.sinew", {"01_01 1-2.7 s", "01_01 0-4 s"}, "01_01", 4);
+  expectRiggedPlusControllers("humanoid-jump.sinew", {"01_01 1-2.7 s", "01_01 0-4 s", "01_01 whole"}, "01_01", 6);
 }
 
 // The kick: the first 2.5 s of the project's own Kick clip (docs/PERFORMANCE.md
