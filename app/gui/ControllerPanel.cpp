@@ -577,7 +577,7 @@ void ControllerPanel::searchOnSelected() {
     const control::OptimizeSpec saved = control::specFromJson(c->settings, c->name);
     const auto& clips = doc_->project().clips;
     if (std::none_of(clips.begin(), clips.end(), [&](const ClipObject& k) { return k.clip.name == saved.clip; }))
-      throw InputError(saved.clip, "is not a clip of the project (import it again to search on)");
+      throw InputError(saved.clip, "is not a clip of the project (File > Import its .bvh again to search on)");
     const double from = searchFrom_->value();
     const std::vector<std::vector<ControlWindow>> paths = control::pathsBefore(*c, from - c->start);
     if (paths.empty()) throw InputError(QString::number(from).toStdString() + " s", "no window of the controller ends by then");

@@ -801,6 +801,61 @@ TEST_F(SimulateTest, ShippedWholeClipPlaysToItsEndFromTheControlPanel) {
   EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 
+// A shipped controller whose clip was left out of the project (01_01, stored
+// off) is searched on from part-way in the Control dock: Search On From says
+// the clip is missing and what to do; once File > Import brings the .bvh back,
+// the same click keeps the windows before the time (checked against their
+// saved costs on the re-imported clip) and searches the rest; undoable.
+TEST_F(SimulateTest, ShippedControllerSearchedOnFromOnceItsClipIsImportedAgain) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 0-4 s");
+  ASSERT_NE(panel, nullptr) << "no '01_01 0-4 s' in the shipped jump project";
+  auto* list = panel->findChild<QListWidget*>("ctlControllers");
+  auto* from = panel->findChild<QDoubleSpinBox*>("ctlSearchFrom");
+  auto* searchOn = panel->findChild<QPushButton*>("ctlSearchOn");
+  ASSERT_TRUE(from && searchOn);
+  EXPECT_NEAR(from->value(), 5.0, 0.05) << "its windows end after the 1 s standing tail";
+  panel->findChild<QSpinBox*>("ctlSamples")->setValue(4);
+  panel->findChild<QSpinBox*>("ctlSeed")->setValue(2);
+  from->setValue(4.7);
+  QTest::mouseClick(searchOn, Qt::LeftButton);
+  EXPECT_FALSE(panel->session()->running());
+  EXPECT_TRUE(logHas("01_01: is not a clip of the project (File > Import its .bvh again to search on)")) << "named, with the way out";
+
+  const ControllerObject before = *std::find_if(window->document()->project().controllers.begin(),
+                                                window->document()->project().controllers.end(),
+                                                [](const ControllerObject& c) { return c.name == "01_01 0-4 s"; });
+  const size_t clips = window->document()->project().clips.size();
+  ASSERT_TRUE(window->importFiles({"/usr/share/assimp/models/BVH/01_01.bvh"}));
+  ASSERT_TRUE(window->tasks()->waitForIdle(60000));
+  ASSERT_EQ(window->document()->project().clips.size(), clips + 1);
+  EXPECT_EQ(window->document()->project().clips.back().clip.name, "01_01");
+  const QList<QListWidgetItem*> found = list->findItems("01_01 0-4 s", Qt::MatchStartsWith);
+  ASSERT_EQ(found.size(), 1);
+  list->setCurrentItem(found.front());
+  from->setValue(4.7);
+  QTest::mouseClick(searchOn, Qt::LeftButton);
+  auto* status = panel->findChild<QLabel*>("ctlStatus");
+  ASSERT_TRUE(waitUntil([&] { return !panel->session()->running() && (status->text().startsWith("Finished") || status->text().startsWith("Stopped")); }, 240000));
+  EXPECT_TRUE(status->text().contains("Finished")) << status->text().toStdString();
+  EXPECT_TRUE(logHas("searching '01_01 0-4 s' on from 4.7 s of its clip (47 windows kept; 4 samples per window, seed 2)"));
+  const auto& controllers = window->document()->project().controllers;
+  ASSERT_EQ(controllers.size(), 3u) << "replaced, not added";
+  const ControllerObject& again = *std::find_if(controllers.begin(), controllers.end(),
+                                                [](const ControllerObject& c) { return c.name == "01_01 0-4 s"; });
+  ASSERT_EQ(again.windows.size(), before.windows.size());
+  for (size_t w = 0; w < 47; ++w) EXPECT_TRUE(again.windows[w] == before.windows[w]) << "window " << w << " kept";
+  EXPECT_FALSE(again.windows[47] == before.windows[47]) << "searched anew";
+  const control::OptimizeSpec redone = control::specFromJson(again.settings, "test");
+  EXPECT_EQ(redone.samcon.seed, 2u);
+  ASSERT_EQ(redone.earlier.size(), 1u);
+  EXPECT_EQ(redone.earlier[0].windows, 47);
+  EXPECT_EQ(redone.earlier[0].seed, 4u) << "the shipped search's seed";
+  window->grab().save("/tmp/sinew-search-on-imported.png");
+  window->document()->undoStack()->undo();
+  const auto& restored = window->document()->project().controllers;
+  EXPECT_TRUE(std::any_of(restored.begin(), restored.end(), [&](const ControllerObject& c) { return c == before; }));
+}
+
 // The shipped kick (projects/humanoid/humanoid-kick.sinew) plays from the
 // Control panel: the character shifts onto its left foot, kicks with the
 // right and stands again. A strip of the viewport from the side every 0.2 s
