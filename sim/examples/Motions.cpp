@@ -269,9 +269,9 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   const int32_t leftArm = b.require("LeftArm"), leftForeArm = b.require("LeftForeArm");
   const int32_t rightArm = b.require("RightArm"), rightForeArm = b.require("RightForeArm");
   frameCountFor(seconds, fps, b.context());
-  constexpr double ramp = 1.5;  // s to speed up at the start and to stop at the end
+  constexpr double ramp = 3.0;  // s to speed up at the start and to stop at the end
   if (!(seconds > 2 * ramp))
-    throw InputError(b.context(), "duration must be longer than 3 s (1.5 s to speed up, 1.5 s to stop)");
+    throw InputError(b.context(), "duration must be longer than 6 s (3 s to speed up, 3 s to stop)");
 
   // Gait: a step every 0.35 s (171 a minute), each 0.21 s on one foot then
   // 0.14 s of flight; the root's height is ballistic in flight (vertical
@@ -288,13 +288,19 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   auto sagittal = [](const Vec3& v) { return std::hypot(v.y(), v.z()); };
   const double thigh = sagittal(knee - hip), shin = sagittal(ankle - knee), reach = sagittal(ankle - hip);
   // The root lowers at full speed so that the foot reaches the ground half a
-  // stance ahead of the hip with the knee a little bent (at 97% of the leg).
+  // stance ahead of the hip with the knee a little bent (at 99% of the leg).
   const double halfStance = speed * kStance / 2;
-  const double crouch = reach - std::sqrt(std::max(0.0, std::pow(0.97 * (thigh + shin), 2) - halfStance * halfStance));
+  const double crouch = reach - std::sqrt(std::max(0.0, std::pow(0.99 * (thigh + shin), 2) - halfStance * halfStance));
   const double swingLift = 0.12 * reach;  // of the ankle, mid-swing, at full speed
 
   // Speed: 0 -> speed -> 0 (C2 ramps); distance by trapezoids on a fine grid.
   auto speedAt = [&](double t) { return speed * smootherstep(t / ramp) * smootherstep((seconds - t) / ramp); };
+  auto accelerationAt = [&](double t) { return (speedAt(t + 1e-3) - speedAt(t - 1e-3)) / 2e-3; };
+  // While the speed changes, the ground's push must point through the centre
+  // of mass (taken at the root's rest height) or the body would spin: the
+  // stance foot lands h a / g behind it while speeding up (ahead while
+  // slowing down), as a runner's does.
+  const double comHeight = rest[0].translation.y();
   const double h = 1e-3;
   std::vector<double> travelled{0.0};
   for (double t = h; t <= seconds + 2 * kStep + h; t += h)
@@ -305,18 +311,32 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     return travelled[i] + (x - double(i)) * (travelled[i + 1] - travelled[i]);
   };
   // Foot placement: a leg's foot lands on step k under where the hip will be
-  // half a stance later, and stays until the leg's next step k + 2.
-  auto plant = [&](int k) { return forward(k * kStep + kStance / 2); };
-  auto footAt = [&](const Leg& leg, double t, double effort) {
+  // half a stance later (less the lead above), and stays until the leg's
+  // next step k + 2.
+  auto plant = [&](int k) {
+    const double midStance = k * kStep + kStance / 2;
+    return forward(midStance) - comHeight * accelerationAt(std::clamp(midStance, 0.0, seconds)) / kG;
+  };
+  // Runners put their feet nearly on one line: at full speed each foot lands
+  // 3 cm from the middle (at rest the ankles stand 2|x| apart), so that the
+  // body over one foot needs no sideways sway; `side` is the foot's sideways
+  // target on step k, -1 for a foot left of the root.
+  const double narrow = std::max(0.0, std::abs(ankle.x() - rest[0].translation.x()) - 0.03);
+  auto inward = [&](int k, double side) {
+    return -side * narrow * speedAt(std::clamp(k * kStep + kStance / 2, 0.0, seconds)) / speed;
+  };
+  // The ankle's target, relative to its rest position.
+  auto footAt = [&](const Leg& leg, double side, double t, double effort) {
     int k = int(std::floor(t / kStep));
     if ((k % 2 + 2) % 2 != leg.parity) --k;  // this leg's latest step
     const double u = t - k * kStep;
-    if (u < kStance) return Vec3(0, 0, plant(k));
+    if (u < kStance) return Vec3(inward(k, side), 0, plant(k));
     const double w = (u - kStance) / (2 * kStep - kStance);  // swing, 0..1
+    const double x = inward(k, side) + (inward(k + 2, side) - inward(k, side)) * smootherstep(w);
     const double z = plant(k) + (plant(k + 2) - plant(k)) * smootherstep(w);
     // The foot leaves and meets the ground with a vertical speed, as a
     // runner's does (swingLift pi / swing time, 0.7 m/s at full speed).
-    return Vec3(0, swingLift * effort * std::sin(M_PI * w), z);
+    return Vec3(x, swingLift * effort * std::sin(M_PI * w), z);
   };
 
   return sampleClip(s, b, "run", seconds, fps, [&](double t, PoseBuilder& p) {
@@ -331,17 +351,26 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     double swing[2] = {0, 0};
     for (int side = 0; side < 2; ++side) {
       const Leg& leg = legs[side];
-      const Vec3 foot = footAt(leg, t, effort);
-      // Hip-to-ankle in the character's frame (y up, z forward).
-      const double dy = (ankle.y() + foot.y()) - (hip.y() + root.y()), dz = (ankle.z() + foot.z()) - (hip.z() + root.z());
+      const Vec3 legAnkle = rest[size_t(leg.foot)].translation, legHip = rest[size_t(leg.upLeg)].translation;
+      const Vec3 foot = footAt(leg, legAnkle.x() > rest[0].translation.x() ? 1.0 : -1.0, t, effort);
+      // Hip-to-ankle in the character's frame (y up, z forward); the leg's
+      // plane rolls about the forward axis by `roll` to reach the foot's
+      // sideways target, and the planar inverse kinematics below works in it.
+      const double dx = (legAnkle.x() + foot.x()) - (legHip.x() + root.x()), dxRest = legAnkle.x() - legHip.x();
+      const double vertical = (ankle.y() + foot.y()) - (hip.y() + root.y());
+      // Flexion keeps the leg's sideways extent dxRest, so the rolled leg
+      // reaches (dx, vertical) when its in-plane height dy has the same length.
+      const double dy = -std::sqrt(std::max(0.0, dx * dx + vertical * vertical - dxRest * dxRest));
+      const double roll = std::atan2(vertical, dx) - std::atan2(dy, dxRest);
+      const double dz = (ankle.z() + foot.z()) - (hip.z() + root.z());
       const double d = std::min(std::hypot(dy, dz), reach);  // at most as stretched as at rest
       // The hip-ankle line's turn from its rest direction, forward positive.
       const double lean = std::atan2(dz, -dy) - std::atan2(ankle.z() - hip.z(), hip.y() - ankle.y());
       const double hipFlex = lean + cornerAngle(thigh, d, shin) - cornerAngle(thigh, reach, shin);
       const double kneeFlex = cornerAngle(thigh, shin, reach) - cornerAngle(thigh, shin, d);
-      p.set(leg.upLeg, about(-Vec3::UnitX(), hipFlex / kRad));
+      p.set(leg.upLeg, about(Vec3::UnitZ(), roll / kRad) * about(-Vec3::UnitX(), hipFlex / kRad));
       p.set(leg.leg, about(Vec3::UnitX(), kneeFlex / kRad));
-      p.set(leg.foot, about(-Vec3::UnitX(), (kneeFlex - hipFlex) / kRad));
+      p.set(leg.foot, about(-Vec3::UnitX(), (kneeFlex - hipFlex) / kRad) * about(-Vec3::UnitZ(), roll / kRad));  // sole level
       swing[side] = hipFlex;
     }
     // Arms down, elbows bent, swinging against the legs; the trunk leans

@@ -64,21 +64,24 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 
 // Running forward (+z), made to be physically plausible since no running
 // capture ships here: it speeds up from standing to `speed` m/s over the first
-// 1.5 s and stops over the last 1.5 s (C2 ramps), a step every 0.35 s: 0.21 s
-// on one foot, then 0.14 s with both feet off the ground. In flight the root
+// 3 s and stops over the last 3 s (C2 ramps, at most 1.9 m/s^2 at 3 m/s), a
+// step every 0.35 s: 0.21 s on one foot, then 0.14 s with both feet off the
+// ground. In flight the root
 // falls freely (vertical speed +-g tf/2, a parabola); on a foot it dips with
 // an upward acceleration that gives back the height the flight lost (the
 // vertical momentum balances over a step). Each foot lands under where the
-// hip will be half a stance later and stays planted until it lifts (two-bone
+// hip will be half a stance later, less h a / g while the speed changes at a
+// (the ground's push then points through the centre of mass, at height h, so
+// the body does not pitch), and stays planted until it lifts (two-bone
 // inverse kinematics of hip and knee in the sagittal plane, the sole level);
-// the root crouches so that the landing leg is 97% stretched; the swinging
+// the root crouches so that the landing leg is 99% stretched; the swinging
 // ankle rises 12% of the leg (sin of the swing's phase: it leaves and meets
 // the ground with a vertical speed). The arms hang 70 deg below the T-pose with the
 // elbows bent 80 deg, swinging against the legs; the trunk leans 8 deg. The
 // lean, bounce, crouch and swing grow and fade with the speed, so the clip
 // starts and ends standing (each joint within a degree of the rest pose). Needs LeftUpLeg, LeftLeg, LeftFoot,
 // RightUpLeg, RightLeg, RightFoot, Spine, Spine1, LeftArm, LeftForeArm,
-// RightArm, RightForeArm; `seconds` must exceed 3 s (both ramps).
-MotionClip makeRunClip(const Skeleton& s, double seconds = 8.0, double fps = 120, double speed = 3.0);
+// RightArm, RightForeArm; `seconds` must exceed 6 s (both ramps).
+MotionClip makeRunClip(const Skeleton& s, double seconds = 10.0, double fps = 120, double speed = 3.0);
 
 }  // namespace sinew

@@ -61,7 +61,7 @@ const std::vector<Segment>& segments() {
       {"01_01-whole", "01_01", 0.0, -1, 1},    // 22.9 s
       {"kick", "Kick", 0.0, 5.0, 1},
       {"walk", "Walk in place", 0.0, 4.0, 1},
-      {"run", "Run (generated)", 0.0, 8.0, 1},
+      {"run", "Run (generated)", 0.0, 10.0, 1},
   };
   return list;
 }

@@ -206,20 +206,20 @@ TEST(Motions, WalkInPlaceKeepsAFootOnTheGround) {
 
 // The generated run: 3 m/s at full speed, a step every 0.35 s with the
 // stance foot planted (no sliding, on the ground), both feet off the ground
-// in flight, and still at both ends.
+// in flight, feet behind the body while it speeds up, and still at both ends.
 TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
-  const MotionClip clip = makeRunClip(humanoid(), 8.0, 120);
+  const MotionClip clip = makeRunClip(humanoid(), 10.0, 120);
   EXPECT_NO_THROW(clip.validate("run"));
-  EXPECT_EQ(clip.frameCount, 961);
+  EXPECT_EQ(clip.frameCount, 1201);
   const int32_t hips = jointIndex(clip, "Hips");
   const int32_t feet[2] = {jointIndex(clip, "LeftFoot"), jointIndex(clip, "RightFoot")};
   const std::vector<Vec3> rest = humanoid().restPositions();
   const double ankle = rest[size_t(feet[0])].y();
-  // Full speed from 1.5 s to 6.5 s: 3 m/s on average over whole steps.
-  const double z2 = jointPositionsAt(clip, 2.1)[hips].z(), z6 = jointPositionsAt(clip, 2.1 + 10 * 0.35)[hips].z();
-  EXPECT_NEAR((z6 - z2) / 3.5, 3.0, 0.01);
+  // Full speed from 3 s to 7 s: 3 m/s on average over whole steps.
+  const double z3 = jointPositionsAt(clip, 3.1)[hips].z(), z6 = jointPositionsAt(clip, 3.1 + 10 * 0.35)[hips].z();
+  EXPECT_NEAR((z6 - z3) / 3.5, 3.0, 0.01);
   // Each step's stance foot stays where it landed, on the ground.
-  for (int k = 6; k < 18; ++k) {
+  for (int k = 6; k < 22; ++k) {
     const int32_t foot = feet[k % 2];
     const Vec3 landed = jointPositionsAt(clip, k * 0.35 + 0.01)[foot];  // frames either side of a touch-down differ
     EXPECT_NEAR(landed.y(), ankle, 2e-3) << "step " << k;
@@ -229,8 +229,24 @@ TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
     const std::vector<Vec3> mid = jointPositionsAt(clip, k * 0.35 + 0.21 + 0.07);
     for (int32_t f : feet) EXPECT_GT(mid[f].y() - ankle, 0.01) << "flight after step " << k;
   }
+  // Speeding up, the ground's push points through the body: at mid-stance the
+  // foot is behind the hips by h a / g (h the root's height, a = 1.875 m/s^2 at
+  // 1.5 s, the ramp's steepest), and under them at full speed.
+  auto lead = [&](int k) {
+    const std::vector<Vec3> p = jointPositionsAt(clip, k * 0.35 + 0.105);
+    return (p[hips].z() - p[feet[k % 2]].z()) - (rest[size_t(hips)].z() - rest[size_t(feet[k % 2])].z());
+  };
+  const double steepest = rest[size_t(hips)].y() * 1.875 / 9.81;
+  EXPECT_NEAR(lead(4), steepest, 0.03);  // mid-stance at 1.505 s
+  EXPECT_NEAR(lead(12), 0.0, 0.01);      // 4.305 s
+  EXPECT_NEAR(lead(24), -steepest, 0.03);  // slowing down: mid-stance 8.505 s, the foot ahead
+  // At full speed the feet land nearly on one line, 3 cm either side of the hips.
+  for (int k = 11; k < 13; ++k) {
+    const std::vector<Vec3> p = jointPositionsAt(clip, k * 0.35 + 0.105);
+    EXPECT_NEAR(std::abs(p[feet[k % 2]].x() - p[hips].x()), 0.03, 0.002) << "step " << k;
+  }
   // The root falls freely in flight: its height is a parabola of -g/2 t^2.
-  const double t0 = 8 * 0.35 + 0.21, dt = 0.05;
+  const double t0 = 12 * 0.35 + 0.21, dt = 0.05;
   const double y0 = jointPositionsAt(clip, t0)[hips].y(), y1 = jointPositionsAt(clip, t0 + dt)[hips].y(),
                y2 = jointPositionsAt(clip, t0 + 2 * dt)[hips].y();
   EXPECT_NEAR((y2 - 2 * y1 + y0) / (dt * dt), -9.81, 0.3);
@@ -244,9 +260,9 @@ TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
       EXPECT_NEAR(clip.values[i], 0.0, 1.0) << j.name << " channel " << c;  // degrees
       EXPECT_NEAR(clip.values[(clip.frameCount - 1) * size_t(n) + i], 0.0, 1.0) << j.name << " channel " << c;
     }
-  EXPECT_NEAR(jointPositionsAt(clip, 8.0)[hips].y(), rest[size_t(hips)].y(), 1e-6);
-  EXPECT_THROW(makeRunClip(humanoid(), 2.5), InputError);
-  EXPECT_THROW(makeRunClip(humanoid(), 8.0, 120, 0.0), InputError);
+  EXPECT_NEAR(jointPositionsAt(clip, 10.0)[hips].y(), rest[size_t(hips)].y(), 1e-6);
+  EXPECT_THROW(makeRunClip(humanoid(), 5.5), InputError);
+  EXPECT_THROW(makeRunClip(humanoid(), 10.0, 120, 0.0), InputError);
 }
 
 TEST(Motions, ClipsAreSmooth) {
