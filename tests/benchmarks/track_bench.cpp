@@ -13,7 +13,7 @@
 // deviation). Results: a JSON file per run, a Markdown table and an SVG plot
 // of the best cost per window (first seed) in the output folder.
 //
-// Not a test: a full run (600 samples per window, 3 seeds, every segment) takes
+// Not a test: a full run (300 samples per window, 3 seeds, every segment) takes
 // many hours on 2 cores. Usage:
 //   track_bench [--samples N] [--keep K] [--seeds 1,2,3] [--threads T]
 //               [--only NAME,...] [--step SECONDS] [--out DIR]
@@ -46,28 +46,33 @@ using json = nlohmann::json;
 
 namespace {
 
+// Each segment with the settings its shipped controller (or, where none
+// ships, the best search so far) was made with: docs/PERFORMANCE.md has the
+// commands.
 struct Segment {
   std::string name;     // short, for --only
   std::string clip;     // a clip of the rigged example (01_01 added)
   double start = 0, end = -1;
-  double positionWeight = 1;  // the cost's root-position weight (the turn needs 8 not to lunge)
+  double positionWeight = 1;  // the cost's root-position weight
+  double pdFrequency = 5;     // Hz (optimize --pd-frequency)
+  double settle = 0;          // s of searched standing tail (optimize --settle)
 };
 
 const std::vector<Segment>& segments() {
   static const std::vector<Segment> list = {
-      {"jump", "01_01", 0.0, 4.0, 1},          // crouch, two-footed take-off, flight, landing, second jump
-      {"turn", "01_01", 8.0, 10.0, 8},         // the shipped turn's settings
-      {"01_01-12-16", "01_01", 12.0, 16.0, 1},
-      {"01_01-whole", "01_01", 0.0, -1, 1},    // 22.9 s
-      {"kick", "Kick", 0.0, 5.0, 1},
-      {"walk", "Walk in place", 0.0, 4.0, 1},
-      {"run", "Run (generated)", 0.0, 10.0, 1},
+      {"jump", "01_01", 0.0, 4.0, 4, 8, 1},    // crouch, take-off, flight, landing, second jump (shipped: seed 4)
+      {"turn", "01_01", 8.0, 10.0, 8, 5, 1},   // shipped: seed 1
+      {"01_01-12-16", "01_01", 12.0, 16.0, 4, 8, 1},
+      {"01_01-whole", "01_01", 0.0, -1, 4, 8, 1},  // 22.9 s; the shipped one was redone in parts
+      {"kick", "Kick", 0.0, 2.5, 4, 8, 1},     // shipped: seed 1
+      {"walk", "Walk in place", 0.0, 2.0, 1, 5, 1},  // shipped: seed 1, 150 samples
+      {"run", "Run (generated)", 0.0, 4.0, 4, 8, 0},  // speeding up to 3 m/s; none ships
   };
   return list;
 }
 
 struct Options {
-  int samples = 600, keep = 20, threads = 0;
+  int samples = 300, keep = 20, threads = 0;
   double step = 0;
   std::vector<uint64_t> seeds{1, 2, 3};
   std::vector<std::string> only;
@@ -103,6 +108,8 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   spec.samcon.seed = seed;
   spec.samcon.feedback = true;
   spec.samcon.weights.position = seg.positionWeight;
+  spec.pdFrequency = seg.pdFrequency;
+  spec.settle = seg.settle;
   spec.step = o.step;
   const control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
   control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(o.threads));
