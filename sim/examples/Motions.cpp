@@ -319,8 +319,9 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   };
   // Runners put their feet nearly on one line: at full speed each foot lands
   // 3 cm from the middle (at rest the ankles stand 2|x| apart), so that the
-  // body over one foot needs no sideways sway; `side` is the foot's sideways
-  // target on step k, -1 for a foot left of the root.
+  // body over one foot needs no sideways sway. `inward` is the foot's
+  // sideways target on step k; `side` is the sign of the foot's rest x
+  // against the root's (+1 for the humanoid's left foot).
   const double narrow = std::max(0.0, std::abs(ankle.x() - rest[0].translation.x()) - 0.03);
   auto inward = [&](int k, double side) {
     return -side * narrow * speedAt(std::clamp(k * kStep + kStance / 2, 0.0, seconds)) / speed;
