@@ -229,6 +229,7 @@ int projectInfo(const ProjectInfoArgs& args) {
         volumes.push_back({{"id", v.id},
                            {"name", v.name},
                            {"kind", volumeKindName(v.kind)},
+                           {"live", v.live},
                            {"nodes", v.mesh.nodeCount()},
                            {"tets", v.mesh.tetCount()},
                            {"bones", v.bones},
@@ -269,7 +270,8 @@ int projectInfo(const ProjectInfoArgs& args) {
       std::cout << "  clip '" << c.clip.name << "': " << c.clip.frameCount << " frames, " << c.clip.duration()
                 << " s\n";
     for (const VolumeObject& v : p.volumes)
-      std::cout << "  volume '" << v.name << "' (" << volumeKindName(v.kind) << "): " << v.mesh.nodeCount() << " nodes, "
+      std::cout << "  volume '" << v.name << "' (" << volumeKindName(v.kind) << (v.live ? ", live copy" : "")
+                << "): " << v.mesh.nodeCount() << " nodes, "
                 << v.mesh.tetCount() << " tets, " << v.bones.size() << " bones" << (v.weights ? ", weights" : "") << "\n";
     for (const ControllerObject& c : p.controllers)
       std::cout << "  controller '" << c.name << "': clip '" << c.sourceClip << "' " << c.start << "-" << c.end << " s, "
@@ -481,6 +483,8 @@ int rig(const RigArgs& args) {
     opt.cageNodes = args.cageNodes;
     opt.regions = args.regions;
     opt.regionVertices = args.regionVertices;
+    opt.live = args.liveVertices > 0;
+    if (opt.live) opt.liveVertices = args.liveVertices;
     opt.rebuild = args.rebuild;
     if (args.weights == "none") opt.weights = false;
     else if (args.weights == "harmonic") opt.method = WeightMethod::Harmonic;
@@ -513,17 +517,19 @@ int rig(const RigArgs& args) {
                      {"seconds", {{"hull", c.hullSeconds}, {"simplify", c.simplifySeconds}, {"tetgen", c.tetgenSeconds},
                                   {"embed", c.embedSeconds}, {"total", c.totalSeconds}}}};
       }
-      j["regions"] = nullptr;
-      if (rep.regions) {
-        const RegionMeshReport& g = *rep.regions;
-        j["regions"] = {{"nodes", g.nodes},
-                        {"tets", g.tets},
-                        {"fleshTets", g.fleshTets},
-                        {"tetsPerBone", perBone(g.tetsPerBone, bones)},
-                        {"extrapolatedVertices", g.extrapolatedVertices},
-                        {"quality", toJson(g.quality)},
-                        {"seconds", g.totalSeconds}};
-      }
+      auto regionsJson = [&](const std::optional<RegionMeshReport>& report) {
+        if (!report) return json(nullptr);
+        const RegionMeshReport& g = *report;
+        return json{{"nodes", g.nodes},
+                    {"tets", g.tets},
+                    {"fleshTets", g.fleshTets},
+                    {"tetsPerBone", perBone(g.tetsPerBone, bones)},
+                    {"extrapolatedVertices", g.extrapolatedVertices},
+                    {"quality", toJson(g.quality)},
+                    {"seconds", g.totalSeconds}};
+      };
+      j["regions"] = regionsJson(rep.regions);
+      j["liveRegions"] = regionsJson(rep.liveRegions);
       j["weights"] = nullptr;
       if (rep.weights) {
         const BoneWeightsResult& w = *rep.weights;
@@ -552,10 +558,11 @@ int rig(const RigArgs& args) {
       std::printf("  cage: %zu nodes, %zu tets, %zu fixed nodes, dihedral %.1f-%.1f deg, %.2f s\n", rep.cage->nodes,
                   rep.cage->tets, rep.cage->fixedNodes, rep.cage->quality.minDihedralDeg, rep.cage->quality.maxDihedralDeg,
                   rep.cage->totalSeconds);
-    if (rep.regions)
-      std::printf("  conforming mesh: %zu nodes, %zu tets (%zu flesh), dihedral %.1f-%.1f deg, %.2f s\n", rep.regions->nodes,
-                  rep.regions->tets, rep.regions->fleshTets, rep.regions->quality.minDihedralDeg,
-                  rep.regions->quality.maxDihedralDeg, rep.regions->totalSeconds);
+    for (const auto& [what, report] : {std::pair{"conforming mesh", &rep.regions}, std::pair{"live copy", &rep.liveRegions}})
+      if (*report)
+        std::printf("  %s: %zu nodes, %zu tets (%zu flesh), dihedral %.1f-%.1f deg, %.2f s\n", what, (*report)->nodes,
+                    (*report)->tets, (*report)->fleshTets, (*report)->quality.minDihedralDeg,
+                    (*report)->quality.maxDihedralDeg, (*report)->totalSeconds);
     if (rep.weights)
       std::printf("  weights (%s): %lld bones, %d iterations, partition of unity within %.1e, %.2f s\n",
                   weightMethodName(opt.method), (long long)rep.weights->weights.cols(), rep.weights->totalIterations,
@@ -668,6 +675,11 @@ Subcommand addRig(CLI::App& app) {
                      "The conforming mesh's resolution: its exterior simplified to about this many vertices (default "
                      "2000; e.g. 400, with --iterations 5, for a mesh Li 2019 steps in real time; the full surface stays "
                      "embedded)")
+      ->check(CLI::Range(100, 1000000));
+  rigCmd->add_option("--live-vertices", a->liveVertices,
+                     "Also build a live copy of the conforming mesh, its exterior simplified to about this many "
+                     "vertices (e.g. 400), kept beside the full one: simulate --solver li2019 --live 1 runs it, "
+                     "the default run and export keep the full mesh")
       ->check(CLI::Range(100, 1000000));
   rigCmd->add_option("--weights", a->weights, "Weights: bbw (bounded biharmonic), harmonic or none")
       ->check(CLI::IsMember({"bbw", "harmonic", "none"}));

@@ -93,6 +93,7 @@ struct RigArgs {
   size_t cageNodes = 1200;
   bool regions = false;
   size_t regionVertices = 2000;  // the conforming mesh's exterior, simplified to this many vertices
+  size_t liveVertices = 0;       // > 0: also a live copy of it, simplified to this many
   std::string weights = "bbw";  // bbw | harmonic | none
   bool rebuild = false;
   bool json = false;

@@ -238,6 +238,13 @@ void MainWindow::buildVolumePanel() {
   detail->setToolTip(tr("Conforming mesh resolution (Li et al. 2019): its exterior simplified to about this many "
                         "vertices. Fewer make a coarser mesh that steps faster (about 400 with 5 iterations plays "
                         "the example live); the full surface stays embedded for the viewport and export"));
+  auto* liveDetail = new QSpinBox(box);
+  liveDetail->setObjectName("liveVertices");
+  liveDetail->setRange(100, 100000);
+  liveDetail->setSingleStep(100);
+  liveDetail->setValue(int(RigBuildOptions{}.liveVertices));
+  liveDetail->setToolTip(tr("The live copy of the conforming mesh: its exterior simplified to about this many vertices. "
+                            "It is kept beside the full mesh; the Simulate panel's Live mesh switch runs it"));
   auto* method = new QComboBox(box);
   method->setObjectName("weightMethod");
   method->addItems({tr("Bounded biharmonic"), tr("Harmonic (fast preview)")});
@@ -245,6 +252,9 @@ void MainWindow::buildVolumePanel() {
   cage->setObjectName("buildCage");
   auto* regions = new QPushButton(tr("Build Conforming Mesh"), box);
   regions->setObjectName("buildRegions");
+  auto* live = new QPushButton(tr("Build Live Mesh"), box);
+  live->setObjectName("buildLive");
+  live->setToolTip(tr("Build a coarser copy of the conforming mesh for live Li 2019 playback, kept beside the full one"));
   auto* weights = new QPushButton(tr("Compute Weights"), box);
   weights->setObjectName("computeWeights");
   auto* all = new QPushButton(tr("Build Everything Missing"), box);
@@ -252,20 +262,23 @@ void MainWindow::buildVolumePanel() {
   auto* exportTets = new QPushButton(tr("Export .mesh/.joint..."), box);
   f->addRow(tr("Cage nodes"), nodes);
   f->addRow(tr("Conforming detail"), detail);
+  f->addRow(tr("Live detail"), liveDetail);
   f->addRow(tr("Weights"), method);
   auto* row1 = new QHBoxLayout;
   row1->addWidget(cage);
   row1->addWidget(regions);
   f->addRow(row1);
+  f->addRow(live);
   auto* row2 = new QHBoxLayout;
   row2->addWidget(weights);
   row2->addWidget(all);
   f->addRow(row2);
   f->addRow(exportTets);
-  auto options = [nodes, detail, method] {
+  auto options = [nodes, detail, liveDetail, method] {
     RigBuildOptions o;
     o.cageNodes = size_t(nodes->value());
     o.regionVertices = size_t(detail->value());
+    o.liveVertices = size_t(liveDetail->value());
     o.method = method->currentIndex() == 0 ? WeightMethod::BoundedBiharmonic : WeightMethod::Harmonic;
     o.cage = o.regions = o.weights = false;
     return o;
@@ -279,6 +292,11 @@ void MainWindow::buildVolumePanel() {
     RigBuildOptions o = options();
     o.regions = o.rebuild = true;
     runRigBuild(o, tr("Building the conforming mesh"));
+  });
+  connect(live, &QPushButton::clicked, this, [this, options] {
+    RigBuildOptions o = options();
+    o.live = o.rebuild = true;
+    runRigBuild(o, tr("Building the live conforming mesh"));
   });
   connect(weights, &QPushButton::clicked, this, [this, options] {
     RigBuildOptions o = options();
@@ -421,6 +439,9 @@ bool MainWindow::runRigBuild(const RigBuildOptions& options, const QString& titl
         if (rep.regions)
           log_.info(tr("Conforming mesh: %1 nodes, %2 tets in %3 s").arg(rep.regions->nodes).arg(rep.regions->tets)
                         .arg(rep.regions->totalSeconds, 0, 'f', 2));
+        if (rep.liveRegions)
+          log_.info(tr("Live conforming mesh: %1 nodes, %2 tets in %3 s (Simulate panel: Live mesh runs it)")
+                        .arg(rep.liveRegions->nodes).arg(rep.liveRegions->tets).arg(rep.liveRegions->totalSeconds, 0, 'f', 2));
         if (rep.weights)
           log_.info(tr("Weights (%1): %2 bones in %3 s, partition of unity within %4")
                         .arg(weightMethodName(rep.method))

@@ -347,7 +347,12 @@ void SimulatePanel::rebuildParams() {
                             .arg(spec.max);
     QWidget* editor = nullptr;
     const std::string name = spec.name;
-    if (spec.integer) {
+    if (spec.integer && spec.min == 0 && spec.max == 1) {  // a switch
+      auto* box = new QCheckBox(paramsBox_);
+      box->setChecked(value != 0);
+      connect(box, &QCheckBox::toggled, this, [this, kind, name](bool on) { sim_->setSolverParam(kind, name, on ? 1 : 0); });
+      editor = box;
+    } else if (spec.integer) {
       auto* box = new QSpinBox(paramsBox_);
       box->setRange(int(spec.min), int(spec.max));
       box->setValue(int(value));
@@ -380,8 +385,11 @@ void SimulatePanel::refreshParamValues() {
   const SolverParams& current = sim_->solverParams(kind);
   for (const ParamSpec& spec : solverParams(kind)) {
     const double value = paramValue(kind, current, spec.name);
-    auto* editor = paramsBox_->findChild<QAbstractSpinBox*>("simParam_" + QString::fromStdString(spec.name));
-    if (auto* i = qobject_cast<QSpinBox*>(editor); i && i->value() != int(value)) {
+    auto* editor = paramsBox_->findChild<QWidget*>("simParam_" + QString::fromStdString(spec.name));
+    if (auto* c = qobject_cast<QCheckBox*>(editor); c && c->isChecked() != (value != 0)) {
+      const QSignalBlocker block(c);
+      c->setChecked(value != 0);
+    } else if (auto* i = qobject_cast<QSpinBox*>(editor); i && i->value() != int(value)) {
       const QSignalBlocker block(i);
       i->setValue(int(value));
     } else if (auto* d = qobject_cast<QDoubleSpinBox*>(editor); d && d->value() != value * displayScale(spec)) {

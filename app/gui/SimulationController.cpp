@@ -299,11 +299,14 @@ void SimulationController::startWorker(int frames) {
                              .arg(activation_, 0, 'f', 2)
                        : tr("Simulation: building the VIPER rods (skeleton at rest, activation %1)...").arg(activation_, 0, 'f', 2));
         break;
-      case Solver::Li2019:
+      case Solver::Li2019: {
+        const QString mesh = paramValue(Solver::Li2019, build->params, "live") != 0 ? tr("the live conforming mesh")
+                                                                                   : tr("the full conforming mesh");
         log_->info(!clip.isEmpty()
-                       ? tr("Simulation: building the Li 2019 model (conforming mesh, bones driven kinematically by '%1')...").arg(clip)
-                       : tr("Simulation: building the Li 2019 model (conforming mesh, passive character)..."));
+                       ? tr("Simulation: building the Li 2019 model (%1, bones driven kinematically by '%2')...").arg(mesh, clip)
+                       : tr("Simulation: building the Li 2019 model (%1, passive character)...").arg(mesh));
         break;
+      }
       case Solver::Liu2013: log_->info(tr("Simulation: building the Liu 2013 model...")); break;
     }
     modelOptions_ = liu2013::modelOptionsFor(doc_->project().simulation);
@@ -384,7 +387,10 @@ std::shared_ptr<const liu2013::Liu2013Model> SimulationController::model() const
 // "Liu 2013  t = 1.234 s  0.62x real time  0.80 ms/step", and a played
 // controller's time or end: the viewport's HUD line for a simulated frame.
 QString SimulationController::hudText(double t) const {
-  QString text = tr("%1  t = %2 s").arg(QString::fromLatin1(solverKindName(controller_ ? Solver::Liu2013 : builtKind_))).arg(t, 0, 'f', 3);
+  const Solver kind = controller_ ? Solver::Liu2013 : builtKind_;
+  QString name = QString::fromLatin1(solverKindName(kind));
+  if (kind == Solver::Li2019 && paramValue(kind, builtParams_, "live") != 0) name += tr(" (live mesh)");
+  QString text = tr("%1  t = %2 s").arg(name).arg(t, 0, 'f', 3);
   if (realtime_ > 0) text += tr("  %1x real time  %2 ms/step").arg(realtime_, 0, 'f', 2).arg(msPerStep_, 0, 'f', 2);
   if (controller_) {
     const double end = controller_->duration();

@@ -318,6 +318,7 @@ json projectToJson(const Project& p, BlobWriter& blobs) {
   for (const VolumeObject& v : p.volumes) {
     json o{{"id", v.id}, {"name", v.name}, {"kind", volumeKindName(v.kind)}, {"bones", v.bones},
            {"visible", v.visible}, {"surface", v.surface}};
+    if (v.live) o["live"] = true;  // optional: absent reads as the full mesh
     const TetMesh& m = v.mesh;
     o["nodes"] = blobs.add(m.nodes.empty() ? nullptr : m.nodes[0].data(), 3 * m.nodes.size(), {m.nodes.size(), 3});
     o["tets"] = blobs.add(m.tets.empty() ? nullptr : m.tets[0].data(), 4 * m.tets.size(), {m.tets.size(), 4});
@@ -643,6 +644,9 @@ Project projectFromJson(const json& j, const std::string& path) {
       else throw InputError(path, ctx + ": unknown kind '" + kind + "'");
       o.bones = field<std::vector<std::string>>(v, "bones", ctx, path);
       o.visible = v.value("visible", true);
+      o.live = v.contains("live") && field<bool>(v, "live", ctx, path);
+      if (o.live && o.kind != VolumeKind::Conforming)
+        throw InputError(path, ctx + ": only a conforming mesh can be a live copy");
       o.surface = v.value("surface", ObjectId(0));
       const auto nodes = blobs.read<double>(field<json>(v, "nodes", ctx, path), 3, ctx + " nodes");
       const auto tets = blobs.read<int32_t>(field<json>(v, "tets", ctx, path), 4, ctx + " tets");

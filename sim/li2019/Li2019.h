@@ -67,6 +67,10 @@ struct ModelOptions {
 // What a run does (may change between steps, dt excepted).
 struct Settings {
   int iterations = 20;              // local/global iterations per step (the paper's default)
+  // The iterations' first guess: false, the inertial prediction y = x + h v
+  // + h^2 g (the paper's); true, a warm start x + h v + h^2 a with the last
+  // step's acceleration a (a body at rest starts where it rests).
+  bool warmStart = false;
   int maxConstraintIterations = 100;
   double jointTolerance = 1e-10;    // stop the constraint loop when the joint error <= this x the model's size
   Vec3 gravity = Vec3(0, -9.81, 0); // m/s^2
@@ -153,6 +157,7 @@ struct Li2019State {
   double time = 0;
   int64_t steps = 0;
   std::vector<Vec3> x, v;                   // node positions and velocities
+  std::vector<Vec3> a;                      // the last step's accelerations (Settings::warmStart)
   std::vector<Mat3> tetRotation;            // per tet: the local step's last rotation (its warm start)
   std::vector<BonePose> bones;
   // Contact forces per node at the end of the last step (normal, N;

@@ -197,6 +197,7 @@ Li2019State restState(const Li2019Model& m) {
   Li2019State s;
   s.x = m.restNodes;
   s.v.assign(m.nodeCount(), Vec3::Zero());
+  s.a.assign(m.nodeCount(), Vec3::Zero());
   s.tetRotation.assign(m.tetCount(), Mat3::Identity());
   s.bones.resize(m.bones.size());
   for (size_t k = 0; k < m.bones.size(); ++k) s.bones[k].centroid = m.bones[k].restCentroid;

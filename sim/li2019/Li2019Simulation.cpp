@@ -9,13 +9,20 @@
 
 namespace sinew::li2019 {
 
-Input inputFromProject(const Project& project) {
-  if (!project.skeleton) throw InputError("li2019", "the project has no skeleton");
+const VolumeObject& conformingVolume(const Project& project, bool live) {
   for (const VolumeObject& v : project.volumes)
-    if (v.kind == VolumeKind::Conforming)
-      return {v.mesh, v.bones, regionJoints(project.skeleton->skeleton, v.bones)};
+    if (v.kind == VolumeKind::Conforming && v.live == live) return v;
+  if (live)
+    throw InputError("li2019", "the project has no live conforming mesh: build it with `sinew-cli rig PROJECT "
+                               "--live-vertices 400 -o PROJECT` or the Rig panel's Build Live Mesh, or set live to 0");
   throw InputError("li2019", "the project has no conforming volume (one region per bone): build it with "
                              "`sinew-cli rig PROJECT --regions -o PROJECT` or the Rig panel's Build Conforming Mesh");
+}
+
+Input inputFromProject(const Project& project, bool live) {
+  if (!project.skeleton) throw InputError("li2019", "the project has no skeleton");
+  const VolumeObject& v = conformingVolume(project, live);
+  return {v.mesh, v.bones, regionJoints(project.skeleton->skeleton, v.bones)};
 }
 
 ModelOptions modelOptionsFor(const SimulationSetup& setup) {
@@ -39,18 +46,16 @@ class Li2019Snapshot final : public SimSnapshot {
 
 }  // namespace
 
-Li2019Simulation::Li2019Simulation(const Project& project, const ModelOptions& options, Settings settings)
+Li2019Simulation::Li2019Simulation(const Project& project, const ModelOptions& options, Settings settings, bool live)
     : base_(std::move(settings)) {
-  const Input input = inputFromProject(project);
+  const Input input = inputFromProject(project, live);
   solver_ = std::make_unique<Li2019Solver>(buildLi2019Model(input, options), base_);
-  for (const VolumeObject& v : project.volumes)
-    if (v.kind == VolumeKind::Conforming) {
-      surface_ = v.surface;
-      embedding_ = v.embedding;
-      for (const MeshObject& mesh : project.meshes)
-        if (mesh.id == v.surface) triangles_ = mesh.mesh.triangles;
-      break;
-    }
+  const VolumeObject& v = conformingVolume(project, live);
+  volumeName_ = v.name;
+  surface_ = v.surface;
+  embedding_ = v.embedding;
+  for (const MeshObject& mesh : project.meshes)
+    if (mesh.id == v.surface) triangles_ = mesh.mesh.triangles;
   if (embedding_.vertexCount() > 0 && triangles_.empty()) surface_ = 0;
   // Each skeleton joint rides on its own bone region, else on its nearest
   // ancestor's.
@@ -256,7 +261,8 @@ void Li2019Simulation::setDrive(const Drive& drive) {
 
 std::string Li2019Simulation::setupJson() const {
   const Li2019Model& m = solver_->model();
-  return nlohmann::json{{"nodes", m.nodeCount()},
+  return nlohmann::json{{"volume", volumeName_},
+                        {"nodes", m.nodeCount()},
                         {"tets", m.tetCount()},
                         {"bones", m.bones.size()},
                         {"joints", m.joints.size()},

@@ -14,17 +14,21 @@
 
 namespace sinew::li2019 {
 
-// The first conforming volume of the project, as the solver's input; throws
-// InputError when there is none ("build it with sinew-cli rig --regions")
+// The project's first conforming volume (`live`: its first live copy,
+// VolumeObject::live); throws InputError saying how to build it when there
+// is none.
+const VolumeObject& conformingVolume(const Project& project, bool live = false);
+// That volume as the solver's input; throws InputError when there is none
 // or the project has no skeleton.
-Input inputFromProject(const Project& project);
+Input inputFromProject(const Project& project, bool live = false);
 
 // The project's flesh material (Project::simulation) as model options.
 ModelOptions modelOptionsFor(const SimulationSetup& setup);
 
 class Li2019Simulation final : public Simulation {
  public:
-  Li2019Simulation(const Project& project, const ModelOptions& options, Settings settings);
+  // `live`: run the live copy of the conforming mesh instead of the full one.
+  Li2019Simulation(const Project& project, const ModelOptions& options, Settings settings, bool live = false);
   std::string solverName() const override { return "li2019"; }
   double time() const override { return solver_->state().time; }
   double dt() const override { return solver_->model().options.dt; }
@@ -57,12 +61,14 @@ class Li2019Simulation final : public Simulation {
 
   const Li2019Solver& solver() const { return *solver_; }
   const Li2019Model& model() const { return solver_->model(); }
+  const std::string& volumeName() const { return volumeName_; }  // the conforming volume it runs
 
  private:
   void applySettings();
   std::unique_ptr<Li2019Solver> solver_;
   Settings base_;                      // as given (before the toggles)
   SimToggles toggles_;
+  std::string volumeName_;
   ObjectId surface_ = 0;
   Embedding embedding_;
   std::vector<Tri> triangles_;

@@ -58,7 +58,7 @@ Li2019Solver::Li2019Solver(std::shared_ptr<const Li2019Model> model, Settings se
 Li2019Solver::~Li2019Solver() = default;
 
 void Li2019Solver::setState(Li2019State s) {
-  if (s.x.size() != model_->nodeCount() || s.v.size() != model_->nodeCount() ||
+  if (s.x.size() != model_->nodeCount() || s.v.size() != model_->nodeCount() || s.a.size() != model_->nodeCount() ||
       s.tetRotation.size() != model_->tetCount() || s.bones.size() != model_->bones.size() ||
       s.contactNormal.size() != model_->nodeCount() || s.contactTangent.size() != model_->nodeCount())
     throw std::invalid_argument("Li2019Solver::setState: the state is not of this model");
@@ -434,7 +434,9 @@ void Li2019Solver::predict(std::vector<BonePose>& poses) {
   std::fill(state_.contactNormal.begin(), state_.contactNormal.end(), 0.0);
   std::fill(state_.contactTangent.begin(), state_.contactTangent.end(), Vec3::Zero());
   w.x.resize(n);
-  for (size_t i = 0; i < n; ++i) w.x[i] = w.y.row(long(i)).transpose();
+  for (size_t i = 0; i < n; ++i)
+    w.x[i] = settings_.warmStart && state_.steps > 0 ? Vec3(state_.x[i] + h * state_.v[i] + h * h * state_.a[i])
+                                                     : Vec3(w.y.row(long(i)).transpose());
   for (size_t k = 0; k < m.bones.size(); ++k) {
     if (!driven(k)) continue;
     poses[k] = *targets_[k];
@@ -499,7 +501,9 @@ void Li2019Solver::updateVelocities(const std::vector<Vec3>& previous, const std
                               ": the run diverged",
                           state_.time);
   for (size_t i = 0; i < n; ++i) {
-    state_.v[i] = (w.x[i] - previous[i]) / h;
+    const Vec3 v = (w.x[i] - previous[i]) / h;
+    state_.a[i] = (v - state_.v[i]) / h;
+    state_.v[i] = v;
     state_.x[i] = w.x[i];
   }
   state_.bones = poses;

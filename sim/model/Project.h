@@ -65,6 +65,10 @@ struct VolumeObject {
   Embedding embedding;                 // of that mesh's vertices
   std::optional<SkinWeights> weights;  // per node; bone names as in `bones`
   bool visible = true;
+  // Conforming only: a coarser copy of the surface's conforming mesh, kept
+  // beside the full one for live playback (Li 2019's "live" parameter). The
+  // full one (live = false) is what a run uses by default and what exports.
+  bool live = false;
   bool operator==(const VolumeObject&) const = default;
 };
 

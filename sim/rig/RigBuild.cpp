@@ -9,11 +9,45 @@
 
 namespace sinew {
 
-const VolumeObject* findVolume(const Project& p, ObjectId mesh, VolumeKind kind) {
+const VolumeObject* findVolume(const Project& p, ObjectId mesh, VolumeKind kind, bool live) {
   for (const VolumeObject& v : p.volumes)
-    if (v.surface == mesh && v.kind == kind) return &v;
+    if (v.surface == mesh && v.kind == kind && v.live == live) return &v;
   return nullptr;
 }
+
+namespace {
+
+// The conforming mesh of `surface` with its exterior simplified to about
+// `vertices`. An open, multi-piece or self-intersecting surface gets a
+// closed hull around it (the cage's, inside/outside by winding number),
+// meshed, with the surface embedded in it.
+RegionMeshResult buildConforming(const TriMesh& surface, const Skeleton& skeleton, const std::string& name,
+                                 size_t vertices, const Progress& progress) {
+  RegionMeshOptions ro;
+  ro.name = name;
+  ro.exteriorTargetVertices = vertices;
+  try {
+    return buildRegionMesh(surface, skeleton, ro, progress);
+  } catch (const RegionMeshError& e) {
+    const auto& problems = e.check().problems;
+    if (problems.empty() || problems.front().kind != RegionProblem::Kind::ExteriorNotWatertight) throw;
+  }
+  CageOptions hullOptions;
+  hullOptions.targetNodes = 3000;
+  hullOptions.embedSurface = false;
+  hullOptions.name = ro.name;
+  const CageResult hull = buildCage(surface, skeleton, hullOptions, progress.sub(0.0, 0.4));
+  ro.embedSurface = false;
+  RegionMeshResult built = buildRegionMesh(hull.cageSurface, skeleton, ro, progress.sub(0.4, 0.9));
+  built.volume.embedding = embedPoints(surface.positions, built.volume.mesh, {}, progress.sub(0.9, 1.0));
+  built.report.extrapolatedVertices = built.volume.embedding.extrapolatedCount();
+  built.report.diagnostics.push_back(
+      {Severity::Info, ro.name + ": the surface is not watertight; meshed a closed hull around it (" +
+                           std::to_string(hull.cageSurface.vertexCount()) + " vertices) and embedded the surface"});
+  return built;
+}
+
+}  // namespace
 
 RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions& opt, const Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
@@ -29,7 +63,8 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   Skeleton skeleton = p.skeleton->skeleton;
   TriMesh lifted;
   const TriMesh* surface = &mesh->mesh;
-  const bool fresh = !findVolume(p, mesh->id, VolumeKind::Cage) && !findVolume(p, mesh->id, VolumeKind::Conforming);
+  const bool fresh = !findVolume(p, mesh->id, VolumeKind::Cage) && !findVolume(p, mesh->id, VolumeKind::Conforming) &&
+                     !findVolume(p, mesh->id, VolumeKind::Conforming, true);
   if (opt.standOnGround && fresh && !mesh->mesh.positions.empty()) {
     const Aabb box = mesh->mesh.bounds();
     const double ground = p.simulation.groundHeight.value_or(0.0);
@@ -94,36 +129,12 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
     cage = *existingCage;
   }
 
-  // 3. The conforming mesh with bone regions.
+  // 3. The conforming mesh with bone regions (and its live copy).
   const VolumeObject* existingRegions = findVolume(p, mesh->id, VolumeKind::Conforming);
   std::optional<VolumeObject> regions;
   if (opt.regions && (!existingRegions || opt.rebuild)) {
-    RegionMeshOptions ro;
-    ro.name = mesh->name + " regions";
-    ro.exteriorTargetVertices = opt.regionVertices;
-    std::optional<RegionMeshResult> built;
-    try {
-      built = buildRegionMesh(*surface, skeleton, ro, progress.sub(0.45, 0.7));
-    } catch (const RegionMeshError& e) {
-      // An open, multi-piece or self-intersecting surface: mesh a closed hull
-      // around it (the cage's, inside/outside by winding number) and embed
-      // the surface in that.
-      const auto& problems = e.check().problems;
-      if (problems.empty() || problems.front().kind != RegionProblem::Kind::ExteriorNotWatertight) throw;
-      CageOptions hullOptions;
-      hullOptions.targetNodes = 3000;
-      hullOptions.embedSurface = false;
-      hullOptions.name = ro.name;
-      const CageResult hull = buildCage(*surface, skeleton, hullOptions, progress.sub(0.45, 0.55));
-      ro.embedSurface = false;
-      built = buildRegionMesh(hull.cageSurface, skeleton, ro, progress.sub(0.55, 0.68));
-      built->volume.embedding = embedPoints(surface->positions, built->volume.mesh, {}, progress.sub(0.68, 0.7));
-      built->report.extrapolatedVertices = built->volume.embedding.extrapolatedCount();
-      built->report.diagnostics.push_back(
-          {Severity::Info, ro.name + ": the surface is not watertight; meshed a closed hull around it (" +
-                               std::to_string(hull.cageSurface.vertexCount()) + " vertices) and embedded the surface"});
-    }
-    RegionMeshResult& m = *built;
+    RegionMeshResult m = buildConforming(*surface, skeleton, mesh->name + " regions", opt.regionVertices,
+                                         progress.sub(0.45, opt.live ? 0.6 : 0.7));
     m.volume.id = existingRegions ? existingRegions->id : nextId++;
     m.volume.surface = mesh->id;
     r.report.regions = m.report;
@@ -131,6 +142,19 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
     regions = std::move(m.volume);
   } else if (existingRegions) {
     regions = *existingRegions;
+  }
+  const VolumeObject* existingLive = findVolume(p, mesh->id, VolumeKind::Conforming, true);
+  std::optional<VolumeObject> live;
+  if (opt.live && (!existingLive || opt.rebuild)) {
+    RegionMeshResult m = buildConforming(*surface, skeleton, mesh->name + " regions (live)", opt.liveVertices,
+                                         progress.sub(0.6, 0.7));
+    m.volume.id = existingLive ? existingLive->id : nextId++;
+    m.volume.surface = mesh->id;
+    m.volume.live = true;
+    m.volume.visible = false;  // the full mesh is the one to look at
+    r.report.liveRegions = m.report;
+    r.report.diagnostics.insert(r.report.diagnostics.end(), m.report.diagnostics.begin(), m.report.diagnostics.end());
+    live = std::move(m.volume);
   }
 
   // 4. Weights on the cage's nodes (or the conforming mesh's when there is
@@ -170,6 +194,7 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   }
   if (cageChanged) r.volumes.push_back(*cage);
   if (regionsChanged) r.volumes.push_back(*regions);
+  if (live) r.volumes.push_back(std::move(*live));
   progress.update(1.0, "done");
   r.report.totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;

@@ -31,6 +31,11 @@ struct RigBuildOptions {
   // a coarser mesh that Li 2019 steps faster, while the full surface stays
   // embedded in it for the viewport and export.
   size_t regionVertices = 2000;
+  // Also a coarser copy of the conforming mesh for live playback (its
+  // exterior simplified to `liveVertices`), kept beside the full one
+  // (VolumeObject::live): built if the mesh has none (or rebuilt).
+  bool live = false;
+  size_t liveVertices = 400;
   bool weights = true;          // compute weights if the cage has none
   WeightMethod method = WeightMethod::BoundedBiharmonic;
   bool rebuild = false;         // rebuild the requested parts even if present
@@ -49,6 +54,7 @@ struct RigBuildReport {
   bool boneShapesAssigned = false;
   std::optional<CageReport> cage;
   std::optional<RegionMeshReport> regions;
+  std::optional<RegionMeshReport> liveRegions;  // the live copy, when built
   std::optional<BoneWeightsResult> weights;  // the weights themselves are in the result
   WeightMethod method = WeightMethod::BoundedBiharmonic;
   size_t weightedVertices = 0;
@@ -67,8 +73,9 @@ struct RigBuildResult {
   RigBuildReport report;
 };
 
-// The cage (or conforming mesh) of `mesh` in the project, or nullptr.
-const VolumeObject* findVolume(const Project& project, ObjectId mesh, VolumeKind kind);
+// The cage (or conforming mesh; `live`: its live copy) of `mesh` in the
+// project, or nullptr.
+const VolumeObject* findVolume(const Project& project, ObjectId mesh, VolumeKind kind, bool live = false);
 
 // Builds what is missing for `mesh` (0: the first mesh). Throws InputError
 // when the project has no mesh or no skeleton, or a step fails (with the

@@ -45,6 +45,11 @@ const std::vector<ParamSpec>& solverParams(SolverKind kind) {
     t[SolverKind::Li2019] = {
         {"dt", "s", li2019::ModelOptions{}.dt, 1e-4, 0.1, false, "Time step"},
         {"iterations", "", double(li2019::Settings{}.iterations), 1, 1000, true, "Local/global iterations per step"},
+        {"warm-start", "", double(li2019::Settings{}.warmStart), 0, 1, true,
+         "Warm start (1: each step's iterations start from the last step's acceleration; 0: from the inertial "
+         "prediction, as the paper)"},
+        {"live", "", 0, 0, 1, true,
+         "Live mesh (1: the coarser copy of the conforming mesh, rig --live-vertices; 0: the full one)"},
         threads};
     t[SolverKind::Viper] = {
         {"dt", "s", viper::ViperOptions{}.dt, 1e-4, 0.1, false, "Time step"},
@@ -115,10 +120,10 @@ FleshMaterial defaultFlesh(SolverKind kind) {
 namespace {
 
 // The nodes of Li 2019's conforming mesh inside `box`.
-std::vector<int32_t> nodesInside(const Project& project, const Aabb& box) {
+std::vector<int32_t> nodesInside(const Project& project, bool live, const Aabb& box) {
   if (!box.min.allFinite() || !box.max.allFinite() || box.empty())
     throw InputError("pin box", "give a box with finite corners, each minimum at most its maximum");
-  const li2019::Input in = li2019::inputFromProject(project);
+  const li2019::Input in = li2019::inputFromProject(project, live);
   std::vector<int32_t> nodes;
   for (size_t i = 0; i < in.mesh.nodes.size(); ++i)
     if ((in.mesh.nodes[i].array() >= box.min.array()).all() && (in.mesh.nodes[i].array() <= box.max.array()).all())
@@ -151,14 +156,16 @@ std::unique_ptr<Simulation> makeSimulation(const Project& project, SolverKind ki
     case SolverKind::Li2019: {
       li2019::ModelOptions o = li2019::modelOptionsFor(project.simulation);
       o.dt = value("dt");
-      if (pinBox) o.pinnedNodes = nodesInside(project, *pinBox);
+      const bool live = value("live") != 0;
+      if (pinBox) o.pinnedNodes = nodesInside(project, live, *pinBox);
       li2019::Settings s;
       s.iterations = int(value("iterations"));
+      s.warmStart = value("warm-start") != 0;
       s.threads = int(value("threads"));
       s.groundHeight = scene.groundHeight;
       s.friction = scene.friction;
       s.colliders = scene.colliders;
-      return std::make_unique<li2019::Li2019Simulation>(project, o, s);
+      return std::make_unique<li2019::Li2019Simulation>(project, o, s, live);
     }
     case SolverKind::Viper: {
       viper::ViperOptions o;

@@ -457,6 +457,57 @@ TEST(CliRig, RegionVerticesMakeACoarserConformingMeshThatKeepsTheWholeSurface) {
   EXPECT_NE(bad.err.find("--region-vertices"), std::string::npos) << bad.err;
 }
 
+// The live copy: `rig --live-vertices N` keeps a coarser conforming mesh
+// beside the full one. A run takes the full mesh unless `--live 1` asks for
+// the copy; both embed the whole surface; asking for a copy the project has
+// not got says how to build it.
+TEST(CliRig, LiveVerticesKeepACoarseCopyBesideTheFullConformingMesh) {
+  const TempDir dir;
+  const std::string rigged = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
+  const std::string both = dir.file("both.sinew"), fullOnly = dir.file("full.sinew");
+  const ProcessResult rig =
+      cli(dir, {"rig", rigged, "--regions", "--live-vertices", "400", "--weights", "none", "-o", both});
+  ASSERT_EQ(rig.exitCode, 0) << rig.out << rig.err;
+  EXPECT_NE(rig.out.find("live copy: "), std::string::npos) << rig.out;
+  const Project p = loadProject(both);
+  const VolumeObject *full = nullptr, *live = nullptr;
+  for (const VolumeObject& v : p.volumes)
+    if (v.kind == VolumeKind::Conforming) (v.live ? live : full) = &v;
+  ASSERT_TRUE(full && live);
+  EXPECT_LT(double(live->mesh.nodes.size()), 0.7 * double(full->mesh.nodes.size()));
+  EXPECT_EQ(live->embedding.vertexCount(), p.meshes[0].mesh.vertexCount()) << "the whole surface rides on the copy";
+  EXPECT_FALSE(live->visible) << "the viewport shows the full mesh";
+  EXPECT_EQ(live->bones, full->bones);
+
+  auto setupOf = [&](const std::vector<std::string>& extra) {
+    const std::string stats = dir.file("s.json");
+    std::vector<std::string> args = {"simulate", both, "--solver", "li2019", "--seconds", "0.1", "--iterations", "5",
+                                     "--threads", "1", "--stats-json", stats};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    return json::parse(test::readBytes(stats))["summary"]["setup"];
+  };
+  const auto runFull = setupOf({}), runLive = setupOf({"--live", "1"});
+  EXPECT_EQ(runFull["nodes"], full->mesh.nodes.size());
+  EXPECT_EQ(runFull["volume"], full->name);
+  EXPECT_EQ(runLive["nodes"], live->mesh.nodes.size());
+  EXPECT_EQ(runLive["volume"], live->name);
+  EXPECT_EQ(runLive["surface_vertices"], runFull["surface_vertices"]);
+
+  // Rigging again keeps both as they are; without a copy, --live 1 says how to build one.
+  ASSERT_EQ(cli(dir, {"rig", both, "--regions", "--live-vertices", "400", "--weights", "none", "-o", both}).exitCode, 0);
+  const Project again = loadProject(both);
+  ASSERT_EQ(again.volumes.size(), p.volumes.size());
+  for (size_t i = 0; i < p.volumes.size(); ++i) EXPECT_EQ(again.volumes[i].id, p.volumes[i].id);
+  ASSERT_EQ(cli(dir, {"rig", rigged, "--regions", "--weights", "none", "-o", fullOnly}).exitCode, 0);
+  const ProcessResult missing =
+      cli(dir, {"simulate", fullOnly, "--solver", "li2019", "--live", "1", "--seconds", "0.05"});
+  expectBadInput(missing, fullOnly);
+  EXPECT_NE(missing.err.find("--live-vertices"), std::string::npos) << missing.err;
+  expectBadInput(cli(dir, {"simulate", both, "--solver", "li2019", "--live", "2"}), "--live");
+}
+
 TEST(CliSimulate, ProjectWithoutVolumeOrClipSaysWhatIsMissing) {
   const TempDir dir;
   const std::string bare = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew";

@@ -2,6 +2,8 @@
 // joints, editing joint properties, mirroring, importing a skeleton.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "SimulatePanel.h"
+#include "SimulationController.h"
 #include "io/ProjectFile.h"
 #include "rig/RigBuild.h"
 #include "rig/Skinning.h"
@@ -438,6 +440,76 @@ TEST_F(RigTest, TheConformingDetailBoxMakesACoarserMeshForLiveLi2019) {
   window->findChild<QDockWidget*>("dockRig")->raise();
   QApplication::processEvents();
   window->grab().save("/tmp/sinew-conforming-detail.png");
+}
+
+TEST_F(RigTest, ALiveMeshSitsBesideTheFullOneAndTheLiveSwitchPlaysIt) {
+  // "Build Live Mesh" adds a coarser copy of the conforming mesh and keeps
+  // the full one; the Simulate panel's "Live mesh" switch runs the copy
+  // (the HUD and the log say which), and switched off the next Play runs the
+  // full mesh again.
+  const Project& p = window->document()->project();
+  window->selectObject(p.meshes[0].id);
+  window->findChild<QPushButton*>("buildRegions")->click();
+  ASSERT_TRUE(window->tasks()->waitForIdle(280000));
+  ASSERT_EQ(p.volumes.size(), 1u);
+  const ObjectId fullId = p.volumes[0].id;
+  const size_t fullNodes = p.volumes[0].mesh.nodes.size();
+  auto* liveVertices = window->findChild<QSpinBox*>("liveVertices");
+  ASSERT_NE(liveVertices, nullptr);
+  EXPECT_EQ(liveVertices->value(), 400);
+  window->findChild<QPushButton*>("buildLive")->click();
+  ASSERT_TRUE(window->tasks()->waitForIdle(280000));
+  ASSERT_EQ(p.volumes.size(), 2u);
+  EXPECT_EQ(p.volumes[0].id, fullId);
+  EXPECT_FALSE(p.volumes[0].live);
+  EXPECT_EQ(p.volumes[0].mesh.nodes.size(), fullNodes) << "the full mesh is kept as it was";
+  EXPECT_TRUE(p.volumes[1].live);
+  EXPECT_FALSE(p.volumes[1].visible);
+  EXPECT_LT(double(p.volumes[1].mesh.nodes.size()), 0.7 * double(fullNodes));
+  EXPECT_EQ(p.volumes[1].embedding.vertexCount(), p.meshes[0].mesh.vertexCount());
+  window->actUndo->trigger();
+  EXPECT_EQ(p.volumes.size(), 1u) << "one undo step removes the copy";
+  window->actRedo->trigger();
+  ASSERT_EQ(p.volumes.size(), 2u);
+
+  window->findChild<QDockWidget*>("dockSimulate")->raise();
+  auto* solver = window->simulatePanel()->findChild<QComboBox*>("simSolver");
+  ASSERT_NE(solver, nullptr);
+  solver->setCurrentIndex(solver->findData(int(SimulationController::Solver::Li2019)));
+  QCoreApplication::processEvents();
+  auto* live = window->findChild<QCheckBox*>("simParam_live");
+  ASSERT_NE(live, nullptr);
+  EXPECT_FALSE(live->isChecked());
+  auto* iterations = window->findChild<QSpinBox*>("simParam_iterations");
+  ASSERT_NE(iterations, nullptr);
+  iterations->setValue(5);
+  live->setChecked(true);
+  EXPECT_EQ(window->simulation()->solverParams(SolverKind::Li2019).at("live"), 1.0);
+  SimulationController* sim = window->simulation();
+  auto playSome = [&](int frames) {
+    QTest::mouseClick(window->simulatePanel()->playButton(), Qt::LeftButton);
+    EXPECT_TRUE(waitUntil([&] { return sim->frameCount() >= frames || !sim->lastError().isEmpty(); }, 120000));
+    sim->pause();
+    EXPECT_TRUE(waitUntil([&] { return !sim->simulating(); }, 60000));
+    EXPECT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+    return window->viewport()->simulationText();
+  };
+  const QString hud = playSome(10);
+  EXPECT_TRUE(hud.startsWith("li2019 (live mesh)  t = ")) << hud.toStdString();
+  EXPECT_TRUE(hud.contains("x real time")) << hud.toStdString();
+  bool said = false;
+  for (const LogEntry& e : window->log()->entries()) said |= e.message.contains("the live conforming mesh");
+  EXPECT_TRUE(said);
+  window->viewport()->frameAll();
+  QTest::qWait(200);
+  window->grab().save("/tmp/sinew-li2019-live.png");
+
+  live->setChecked(false);
+  EXPECT_TRUE(window->simulation()->solverParams(SolverKind::Li2019).find("live") ==
+              window->simulation()->solverParams(SolverKind::Li2019).end()) << "the default is not stored";
+  window->simulatePanel()->findChild<QPushButton*>("simReset")->click();  // rebuilds: the parameters changed
+  const QString fullHud = playSome(3);
+  EXPECT_TRUE(fullHud.startsWith("li2019  t = ")) << fullHud.toStdString();
 }
 
 TEST_F(RigTest, AnOpenSurfaceGetsAConformingMeshAroundAClosedHull) {

@@ -306,7 +306,10 @@ TEST_F(StateTest, SolverParameterEditorsComeFromTheRegistry) {
     QWidget* editor = window->findChild<QWidget*>(QString::fromStdString("simParam_" + spec.name));
     ASSERT_NE(editor, nullptr) << spec.name;
     EXPECT_TRUE(editor->isVisibleTo(window.get())) << spec.name;
-    if (auto* box = qobject_cast<QSpinBox*>(editor)) {
+    if (auto* box = qobject_cast<QCheckBox*>(editor)) {  // a 0/1 switch
+      EXPECT_TRUE(spec.integer && spec.min == 0 && spec.max == 1) << spec.name;
+      EXPECT_EQ(box->isChecked(), spec.defaultValue != 0);
+    } else if (auto* box = qobject_cast<QSpinBox*>(editor)) {
       EXPECT_EQ(box->maximum(), int(spec.max));
       EXPECT_EQ(box->value(), int(spec.defaultValue));
     } else {

@@ -353,6 +353,26 @@ TEST(ProjectFile, RigContentRoundTrips) {
   EXPECT_TRUE(back.volumes[0] == v);
   saveProject(back, dir.file("again.sinew"));
   EXPECT_EQ(readBytes(path), readBytes(dir.file("again.sinew")));
+  EXPECT_EQ(readBytes(path).find("\"live\""), std::string::npos) << "a full mesh writes no live flag";
+
+  // A live copy beside it round-trips; a cage cannot be one.
+  VolumeObject copy = v;
+  copy.id = p.allocateId();
+  copy.name = "live copy";
+  copy.live = true;
+  p.volumes.push_back(copy);
+  saveProject(p, path);
+  const Project withCopy = loadProject(path);
+  ASSERT_EQ(withCopy.volumes.size(), 2u);
+  EXPECT_FALSE(withCopy.volumes[0].live);
+  EXPECT_TRUE(withCopy.volumes[1].live);
+  EXPECT_TRUE(withCopy == p);
+  std::string text = readBytes(path);
+  const size_t kind = text.rfind("\"kind\": \"conforming\"");  // the last volume's: the copy
+  ASSERT_NE(kind, std::string::npos);
+  text.replace(kind, std::string("\"kind\": \"conforming\"").size(), "\"kind\": \"cage\"");
+  writeBytes(path, text);
+  expectLoadError(path, {path, "live copy", "only a conforming mesh can be a live copy"});
 }
 
 // Simulation materials (flesh and per-bone regions) round-trip exactly; a
