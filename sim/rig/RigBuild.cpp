@@ -145,7 +145,9 @@ RigBuildResult buildRig(const Project& p, ObjectId meshId, const RigBuildOptions
   }
   const VolumeObject* existingLive = findVolume(p, mesh->id, VolumeKind::Conforming, true);
   std::optional<VolumeObject> live;
-  if (opt.live && (!existingLive || opt.rebuild)) {
+  // A rebuilt conforming mesh takes its live copy along, so the two agree.
+  const bool liveWanted = opt.live || (existingLive && r.report.regions && opt.rebuild);
+  if (liveWanted && (!existingLive || opt.rebuild)) {
     RegionMeshResult m = buildConforming(*surface, skeleton, mesh->name + " regions (live)", opt.liveVertices,
                                          progress.sub(0.6, 0.7));
     m.volume.id = existingLive ? existingLive->id : nextId++;

@@ -33,7 +33,8 @@ struct RigBuildOptions {
   size_t regionVertices = 2000;
   // Also a coarser copy of the conforming mesh for live playback (its
   // exterior simplified to `liveVertices`), kept beside the full one
-  // (VolumeObject::live): built if the mesh has none (or rebuilt).
+  // (VolumeObject::live): built if the mesh has none (or rebuilt). A
+  // rebuilt conforming mesh rebuilds an existing live copy too.
   bool live = false;
   size_t liveVertices = 400;
   bool weights = true;          // compute weights if the cage has none

@@ -500,6 +500,14 @@ TEST(CliRig, LiveVerticesKeepACoarseCopyBesideTheFullConformingMesh) {
   const Project again = loadProject(both);
   ASSERT_EQ(again.volumes.size(), p.volumes.size());
   for (size_t i = 0; i < p.volumes.size(); ++i) EXPECT_EQ(again.volumes[i].id, p.volumes[i].id);
+  // Rebuilding the conforming mesh rebuilds its live copy with it (same ids).
+  const ProcessResult rebuilt =
+      cli(dir, {"rig", both, "--regions", "--rebuild", "--weights", "none", "--no-stability-check", "-o", both});
+  ASSERT_EQ(rebuilt.exitCode, 0) << rebuilt.out << rebuilt.err;
+  EXPECT_NE(rebuilt.out.find("live copy: "), std::string::npos) << rebuilt.out;
+  const Project third = loadProject(both);
+  ASSERT_EQ(third.volumes.size(), p.volumes.size());
+  for (size_t i = 0; i < p.volumes.size(); ++i) EXPECT_EQ(third.volumes[i].id, p.volumes[i].id);
   ASSERT_EQ(cli(dir, {"rig", rigged, "--regions", "--weights", "none", "-o", fullOnly}).exitCode, 0);
   const ProcessResult missing =
       cli(dir, {"simulate", fullOnly, "--solver", "li2019", "--live", "1", "--seconds", "0.05"});
