@@ -204,7 +204,22 @@ json windowJson(const control::WindowReport& r) {
           {"samples", r.samples},
           {"fallen_samples", r.fallen},
           {"time_scale", r.timeScale},
-          {"wall_seconds", r.wallSeconds}};
+          {"wall_seconds", r.wallSeconds},
+          {"attempt", r.attempt},
+          {"earlier_kept", r.earlierKept},
+          {"back_to", r.backTo}};
+}
+
+// What backtracking did after a window (empty: nothing).
+std::string backtrackText(const control::WindowReport& r) {
+  std::ostringstream o;
+  if (r.earlierKept) o << "  its earlier search was better and goes on\n";
+  if (r.backTo > r.window)
+    o << "  every sample fell again: going on from the earlier search of window " << r.backTo << "\n";
+  else if (r.backTo >= 0)
+    o << "  " << (r.best.fallen ? std::string("every sample fell") : "above --backtrack-above") << ": back to window "
+      << r.backTo + 1 << ", searching windows " << r.backTo + 1 << "-" << r.window + 1 << " again with fresh samples\n";
+  return o.str();
 }
 
 }  // namespace
@@ -356,13 +371,15 @@ int optimize(const OptimizeArgs& args) {
         windows.push_back(windowJson(r));
         const auto now = std::chrono::steady_clock::now();
         const double elapsed = std::chrono::duration<double>(now - searchStart).count();
-        const double left = elapsed / (search.windowsDone() - resumedWindows) * (search.windowCount() - search.windowsDone());
+        const double left =
+            elapsed / std::max(1, search.windowsDone() - resumedWindows) * (search.windowCount() - search.windowsDone());
         std::cout << "window " << r.window + 1 << "/" << search.windowCount() << ": cost " << r.best.total
                   << " (pose " << r.best.pose << ", root " << r.best.root << ", position " << r.best.position
                   << ", end effectors " << r.best.endEffector << ", balance " << r.best.balance << "), time scale "
                   << r.timeScale << ", " << r.fallen << "/" << r.samples << " samples fell, "
                   << r.samples / std::max(r.wallSeconds, 1e-9) << " samples/s, about " << std::lround(left)
-                  << " s left" << std::endl;
+                  << " s left" << std::endl
+                  << backtrackText(r) << std::flush;
         // A checkpoint: the output with the search so far (what --resume goes on from).
         if (root && !search.finished() && std::chrono::duration<double>(now - lastCheckpoint).count() >= args.checkpointSeconds) {
           Project p = output(project);
@@ -390,6 +407,7 @@ int optimize(const OptimizeArgs& args) {
                     {"windows_done", search.windowsDone()},
                     {"windows_resumed", resumedWindows},
                     {"samples_evaluated", search.samplesEvaluated()},
+                    {"backtracks", search.backtracksUsed()},
                     {"threads", threads},
                     {"mpi_ranks", mpi ? mpi->size : 0},
                     {"prepare_seconds", prepareSeconds},

@@ -501,13 +501,24 @@ void ControllerPanel::onPrepared(int windows, const QString& notes) {
   status_->setText(tr("Window 1 of %1").arg(windows));
 }
 
-void ControllerPanel::onWindow(int window, double cost, double samplesPerSecond, double secondsLeft) {
+void ControllerPanel::onWindow(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone) {
   samplesPerSecond_ = samplesPerSecond;
-  costSeries_->append(window + 1, cost);
+  // Backtracking searches windows again: their points go until they are redone.
+  const int plotted = std::min(window, windowsDone);
+  while (costSeries_->count() > 0 && costSeries_->at(costSeries_->count() - 1).x() > plotted + 0.5)
+    costSeries_->remove(costSeries_->count() - 1);
+  if (windowsDone > window) {
+    costSeries_->append(window + 1, cost);
+  } else {
+    log_->info(tr("Controller: window %1 went badly (cost %2): searching windows %3-%1 again with fresh samples")
+                   .arg(window + 1)
+                   .arg(cost, 0, 'g', 3)
+                   .arg(windowsDone + 1));
+  }
   double top = 0;
   for (const QPointF& p : costSeries_->points()) top = std::max(top, p.y());
   axisY_->setRange(0, top > 0 ? top * 1.1 : 1);
-  progress_->setValue(window + 1);
+  progress_->setValue(windowsDone);
   status_->setText(tr("Window %1 of %2 done: cost %3; %4 samples/s; about %5 left")
                        .arg(window + 1)
                        .arg(windowsTotal_)

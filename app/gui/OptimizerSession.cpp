@@ -133,7 +133,7 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
       ControllerObject c = control::makeControllerObject(project, spec, prep, search, name.toStdString());
       const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       const int done = search.windowsDone();
-      const double left = elapsed / (done - resumedWindows) * (total - done);
+      const double left = elapsed / std::max(1, done - resumedWindows) * (total - done);
       const double rate = r.samples / std::max(r.wallSeconds, 1e-9);
       {
         std::lock_guard lock(mutex_);
@@ -142,7 +142,7 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
         best_ = std::move(c);
       }
       const double cost = r.best.total;
-      post([this, k = r.window, cost, rate, left] { emit windowFinished(k, cost, rate, left); });
+      post([this, k = r.window, cost, rate, left, done] { emit windowFinished(k, cost, rate, left, done); });
     }
     if (search.failed()) stopped = tr("every sample of window %1 fell").arg(search.windowsDone() + 1);
   } catch (const Cancelled&) {

@@ -50,7 +50,8 @@ class OptimizerSession : public QObject {
   void prepared(int windows, const QString& notes);
   // The windows replayed from `from`, with their saved costs.
   void resumed(int windows, const QVector<double>& costs);
-  void windowFinished(int window, double cost, double samplesPerSecond, double secondsLeft);
+  // `windowsDone` is at most `window` when the search went back (backtracking).
+  void windowFinished(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone);
   void sampleProgress(double fractionOfWindow);
   // "" when every window was optimised, else why it stopped (stopped by the
   // user, every sample fell, an error).

@@ -64,6 +64,9 @@ std::string specToJson(const OptimizeSpec& s) {
   if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
   if (s.step > 0) j["step"] = s.step;  // absent: the project's (as before it could be chosen)
   if (s.settle > 0) j["settle"] = s.settle;  // absent: no standing tail (as before there was one)
+  if (o.backtracks > 0)  // absent: no backtracking (as before there was any)
+    j["backtrack"] = {{"times", o.backtracks}, {"above", o.backtrackAbove}, {"windows", o.backtrackWindows},
+                      {"samples", o.backtrackSamples}};
   for (const EarlierSampling& e : s.earlier)
     j[kEarlierSamplingKey].push_back({{"windows", e.windows}, {"seed", e.seed}, {"samples", e.samples}, {"keep", e.keep},
                                       {"rounds", e.rounds}, {"noise", e.noise}, {"refineShrink", e.refineShrink},
@@ -123,6 +126,13 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
         s.earlier.push_back(r);
       }
     if (j.contains("weights")) weightsFromJson(j.at("weights"), o.weights);
+    if (j.contains("backtrack")) {
+      const json& b = j.at("backtrack");
+      o.backtracks = b.at("times").get<int>();
+      o.backtrackAbove = b.at("above").get<double>();
+      o.backtrackWindows = b.at("windows").get<int>();
+      o.backtrackSamples = b.at("samples").get<double>();
+    }
   } catch (const json::exception& e) {
     throw InputError(context, std::string("malformed optimiser settings: ") + e.what());
   }
@@ -368,8 +378,9 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
 }
 
 const std::vector<std::string>& samplingSettingKeys() {
-  static const std::vector<std::string> keys{"seed",         "samples", "keep", "rounds", "noise",
-                                             "refineShrink", "weights", kEarlierSamplingKey};
+  static const std::vector<std::string> keys{"seed",         "samples", "keep",      "rounds",
+                                             "noise",        "refineShrink", "weights", "backtrack",
+                                             kEarlierSamplingKey};
   return keys;
 }
 

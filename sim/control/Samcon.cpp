@@ -24,20 +24,28 @@ uint64_t mix(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-// Round r's share of the window's samples (the first rounds take the remainder).
-int32_t samplesInRound(const SamconOptions& o, int32_t round) {
-  const int32_t rounds = std::max(1, o.rounds);
-  return o.samples / rounds + (round < o.samples % rounds ? 1 : 0);
+// Round r's share of a window's `samples` (the first rounds take the remainder).
+int32_t samplesInRound(int32_t samples, int32_t rounds, int32_t round) {
+  rounds = std::max(1, rounds);
+  return samples / rounds + (round < samples % rounds ? 1 : 0);
+}
+
+// A window's samples on its `attempt`-th search (more after backtracking).
+int32_t windowSamples(const SamconOptions& o, int32_t attempt) {
+  return attempt == 0 ? o.samples : std::max(1, int32_t(std::lround(o.samples * o.backtrackSamples)));
 }
 
 }  // namespace
 
-std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int32_t parents) {
+std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int32_t parents, int32_t attempt,
+                                    int32_t count) {
   SampleDistribution d;
   d.noise = p.options.noise;
   d.scaleRange = p.options.timeScaling ? p.options.timeScaleRange : 0.0;
+  d.attempt = attempt;
   for (int32_t i = 0; i < std::max(parents, 1); ++i) d.parents.push_back(i);
-  return drawSamples(p, window, 0, samplesInRound(p.options, 0), d);
+  if (count < 0) count = windowSamples(p.options, attempt);
+  return drawSamples(p, window, 0, samplesInRound(count, p.options.rounds, 0), d);
 }
 
 std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int32_t round, int32_t count,
@@ -46,8 +54,8 @@ std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int3
   const dyn::ArticulatedModel& skel = p.model->skeleton;
   std::vector<SampleTask> tasks(size_t(std::max(count, 0)));
   for (int32_t i = 0; i < count; ++i) {
-    // Round 0 keeps the streams of the single-draw search.
-    const uint64_t stream = round == 0 ? uint64_t(i) : (uint64_t(round) << 32) | uint64_t(i);
+    // Round 0 of a window's first search keeps the streams of the single-draw search.
+    const uint64_t stream = (uint64_t(d.attempt) << 48) | (uint64_t(round) << 32) | uint64_t(i);
     std::mt19937_64 rng(mix(mix(mix(p.options.seed) ^ uint64_t(window)) ^ stream));
     std::normal_distribution<double> gauss(0.0, d.noise);
     std::uniform_real_distribution<double> uniform(-1.0, 1.0);
@@ -243,6 +251,37 @@ SamconSearch::SamconSearch(SamconProblem problem, std::unique_ptr<SampleEvaluato
   if (problem_.options.samples < 1 || problem_.options.keep < 1)
     throw InputError("optimize", "samples and kept states must be at least 1");
   kept_.push_back({problem_.start, {}, 0.0});
+  attempts_.assign(problem_.windows.size(), 0);
+  history_.resize(problem_.windows.size() + 1);
+  remember();
+}
+
+// The kept set after done_ windows, for backtracking (the last few only).
+void SamconSearch::remember() {
+  const SamconOptions& o = problem_.options;
+  if (o.backtracks <= 0) return;
+  history_[size_t(done_)] = kept_;
+  const int32_t old = done_ - std::max(o.backtrackWindows, 0) - 1;
+  if (old >= 0) std::vector<Node>().swap(history_[size_t(old)]);
+}
+
+// Window `window` went badly (or every sample fell: `kept` empty or fallen):
+// go back to the earliest remembered kept set within backtrackWindows, mark
+// the windows from there to this one for a fresh search, and keep what this
+// one found for the comparison on the way back. False when out of backtracks.
+bool SamconSearch::goBack(int32_t window, std::vector<Node>& kept, WindowReport& report) {
+  const SamconOptions& o = problem_.options;
+  if (backtracks_ >= o.backtracks) return false;
+  int32_t to = std::max(0, window - std::max(o.backtrackWindows, 0));
+  while (to < window && history_[size_t(to)].empty()) ++to;
+  if (history_[size_t(to)].empty()) return false;
+  ++backtracks_;
+  for (int32_t w = to; w <= window; ++w) ++attempts_[size_t(w)];
+  pending_.push_back({window, std::move(kept), report});
+  kept_ = history_[size_t(to)];
+  done_ = to;
+  report.backTo = to;
+  return true;
 }
 
 WindowReport SamconSearch::runWindow(const Progress& progress) {
@@ -251,7 +290,9 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
   const int32_t k = done_;
   const ControlWindow& layout = problem_.windows[size_t(k)];
   const SamconOptions& o = problem_.options;
-  const int32_t rounds = std::max(1, std::min(o.rounds, o.samples));
+  const int32_t attempt = attempts_[size_t(k)];
+  const int32_t samples = windowSamples(o, attempt);
+  const int32_t rounds = std::max(1, std::min(o.rounds, samples));
   const int keep = o.keep;
   std::vector<liu2013::Liu2013State> starts;
   for (const Node& n : kept_) starts.push_back(n.state);
@@ -264,11 +305,13 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
   for (int32_t r = 0; r < rounds; ++r) {
     std::vector<SampleTask> round;
     if (r == 0) {
-      round = drawSamples(problem_, k, int32_t(kept_.size()));
+      round = drawSamples(problem_, k, int32_t(kept_.size()), attempt, samples);
     } else {
       std::vector<const SampleTask*> elite;
       for (const auto& b : best) elite.push_back(&tasks[size_t(b.first)]);
-      round = drawSamples(problem_, k, r, samplesInRound(o, r), refinedDistribution(problem_, k, r, elite));
+      SampleDistribution d = refinedDistribution(problem_, k, r, elite);
+      d.attempt = attempt;
+      round = drawSamples(problem_, k, r, samplesInRound(samples, rounds, r), d);
     }
     std::vector<SampleOutcome> roundOutcomes;
     std::vector<std::pair<int32_t, liu2013::Liu2013State>> roundBest;
@@ -287,6 +330,7 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
 
   WindowReport report;
   report.window = k;
+  report.attempt = attempt;
   report.samples = int32_t(tasks.size());
   for (const SampleOutcome& out : outcomes) report.fallen += out.cost.fallen ? 1 : 0;
   samplesEvaluated_ += report.samples;
@@ -307,16 +351,42 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
     report.best = outcomes[size_t(best.front().first)].cost;
     report.timeScale = top.steps * problem_.settings.dt / layout.referenceDuration;
   }
-  // Every sample fell (or blew up): the search cannot go on from here. The
-  // window is not kept: the path and states stay those of the windows that
-  // worked (an unstable sample's state is not even at the window's end).
-  if (next.empty() || next.front().cost >= kFallenCost) {
+  report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  auto fell = [](const std::vector<Node>& n) { return n.empty() || n.front().cost >= kFallenCost; };
+  auto bestCost = [&](const std::vector<Node>& n) { return fell(n) ? kFallenCost : n.front().cost; };
+  // Back at a window that sent the search back: the better search of it goes on.
+  if (!pending_.empty() && pending_.back().window == k) {
+    if (bestCost(pending_.back().kept) < bestCost(next)) {
+      next = std::move(pending_.back().kept);
+      report.earlierKept = true;
+      report.best = pending_.back().report.best;
+      report.timeScale = pending_.back().report.timeScale;
+    }
+    pending_.pop_back();
+  }
+  const bool bad = fell(next) || (o.backtrackAbove > 0 && next.front().cost > o.backtrackAbove);
+  if (bad && goBack(k, next, report)) {
+    reports_.push_back(report);
+    return report;
+  }
+  // Every sample fell (or blew up) and there is no going back: the search
+  // cannot go on from here. The window is not kept: the path and states stay
+  // those of the windows that worked (an unstable sample's state is not even
+  // at the window's end). A window that sent the search back and found a way
+  // on is taken up again instead.
+  if (fell(next) && !pending_.empty() && !fell(pending_.back().kept)) {
+    kept_ = std::move(pending_.back().kept);
+    done_ = pending_.back().window + 1;
+    report.backTo = done_;
+    pending_.pop_back();
+    remember();
+  } else if (fell(next)) {
     failed_ = true;
   } else {
     kept_ = std::move(next);
     ++done_;
+    remember();
   }
-  report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   reports_.push_back(report);
   return report;
 }
@@ -401,6 +471,7 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
   for (int32_t i : at) kept_.push_back(level[size_t(i)]);
   done_ = int32_t(windows);
   failed_ = kept_.front().cost >= kFallenCost;
+  remember();
 }
 const liu2013::Liu2013State& SamconSearch::bestState() const { return kept_.front().state; }
 

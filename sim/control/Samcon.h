@@ -46,6 +46,18 @@ struct SamconOptions {
   // states, with the spreads times `refineShrink` per round.
   int rounds = 1;
   double refineShrink = 0.6;
+  // Backtracking (not in the papers, whose search commits to every window's
+  // kept set, so that one window that every sample falls in ends the search
+  // and one that goes badly spoils the rest): when a window's best cost is
+  // above `backtrackAbove` (0: only when every sample falls), the search goes
+  // back `backtrackWindows` windows and searches them again with fresh
+  // samples, `backtrackSamples` times as many; back at the window that sent
+  // it back, the better of the two kept sets goes on. At most `backtracks`
+  // times in a search (0: never, as in the papers).
+  int backtracks = 0;
+  double backtrackAbove = 0;
+  int backtrackWindows = 5;
+  double backtrackSamples = 2;
   CostWeights weights;
   // Balance feedback in the loop while sampling (control/Feedback.h): the
   // open-loop targets found are then those that work with it. Off: pure
@@ -121,6 +133,9 @@ struct WindowReport {
   int32_t fallen = 0;             // samples whose character fell
   double wallSeconds = 0;
   double timeScale = 1;           // of the best sample
+  int32_t attempt = 0;            // how many times this window was searched before (backtracking)
+  bool earlierKept = false;       // searched again, the earlier search of it was better and goes on
+  int32_t backTo = -1;            // the search went back: windows done now (-1: it went on)
 };
 
 // A search in progress: run window by window (the GUI pauses between
@@ -156,6 +171,7 @@ class SamconSearch {
               const std::vector<CostWeights>& savedWeights = {});
   const std::vector<WindowReport>& reports() const { return reports_; }
   int64_t samplesEvaluated() const { return samplesEvaluated_; }
+  int32_t backtracksUsed() const { return backtracks_; }
 
  private:
   struct Node {
@@ -170,6 +186,20 @@ class SamconSearch {
   int32_t done_ = 0;
   bool failed_ = false;
   int64_t samplesEvaluated_ = 0;
+  // Backtracking: the kept sets after the last windows (by windows done),
+  // how often each window was searched, and the window that sent the search
+  // back with what it had found.
+  struct Pending {
+    int32_t window = 0;
+    std::vector<Node> kept;
+    WindowReport report;
+  };
+  std::vector<std::vector<Node>> history_;  // [windows done] (only the last backtrackWindows + 1 filled)
+  std::vector<int32_t> attempts_;
+  std::vector<Pending> pending_;
+  int32_t backtracks_ = 0;
+  void remember();
+  bool goBack(int32_t window, std::vector<Node>& kept, WindowReport& report);  // takes `kept` when it goes back
 };
 
 // Where a round of samples is drawn: per link the mean target offset
@@ -181,11 +211,14 @@ struct SampleDistribution {
   double noise = 0.1;             // rad
   double scaleCentre = 1, scaleRange = 0.2;
   std::vector<int32_t> parents;   // sample i starts from parents[i % size]
+  int32_t attempt = 0;            // the window searched again after backtracking: other random streams
 };
 
 // Random target offsets and durations of window `window`'s first round of
-// samples (around the initial targets, from all `parents` start states).
-std::vector<SampleTask> drawSamples(const SamconProblem& problem, int32_t window, int32_t parents);
+// samples (around the initial targets, from all `parents` start states);
+// `attempt` > 0: the window searched again (backtracking), `count` samples.
+std::vector<SampleTask> drawSamples(const SamconProblem& problem, int32_t window, int32_t parents, int32_t attempt = 0,
+                                    int32_t count = -1);
 // `count` samples of round `round` from `distribution`.
 std::vector<SampleTask> drawSamples(const SamconProblem& problem, int32_t window, int32_t round, int32_t count,
                                     const SampleDistribution& distribution);

@@ -22,6 +22,10 @@ Slot slot(OptimizeSpec& s, const std::string& name) {
   if (name == "stance-angle") return {&s.stanceAngle, nullptr};
   if (name == "step") return {&s.step, nullptr};
   if (name == "settle") return {&s.settle, nullptr};
+  if (name == "backtracks") return {nullptr, &o.backtracks};
+  if (name == "backtrack-above") return {&o.backtrackAbove, nullptr};
+  if (name == "backtrack-windows") return {nullptr, &o.backtrackWindows};
+  if (name == "backtrack-samples") return {&o.backtrackSamples, nullptr};
   throw InputError(name, "is not a parameter of the controller search");
 }
 
@@ -49,7 +53,16 @@ const std::vector<ParamSpec>& searchParams() {
         {"settle", "s", s.settle, 0, 10, false,
          "A standing tail searched after the segment: the character's rest pose, turned to the last heading, placed over "
          "the last frame's feet and leaned until its centre of mass is over them, blended into over half this time and "
-         "held still for the rest, so that the controller ends at rest in a stance it can hold (0: none)"}};
+         "held still for the rest, so that the controller ends at rest in a stance it can hold (0: none)"},
+        {"backtracks", "", double(o.backtracks), 0, 1e4, true,
+         "How many times the search may go back and search earlier windows again when a window goes badly (0: never, "
+         "as in the paper: a window every sample falls in ends the search)"},
+        {"backtrack-above", "", o.backtrackAbove, 0, 1e6, false,
+         "A window whose best cost is above this sends the search back (0: only a window every sample falls in)"},
+        {"backtrack-windows", "", double(o.backtrackWindows), 0, 1000, true,
+         "How many windows before the one that went badly are searched again (0: that window only)"},
+        {"backtrack-samples", "", o.backtrackSamples, 0.01, 100, false,
+         "Samples of a window searched again, as a multiple of --samples"}};
   }();
   return table;
 }

@@ -198,6 +198,41 @@ TEST(CliOptimize, ASearchAtTwiceThePapersStepSavesItsStepAndPlaysAtIt) {
   EXPECT_EQ(r["summary"]["stayed_up"], true) << s.out;
 }
 
+// --backtracks: a window above --backtrack-above sends the search back; here
+// every window is, so the first is searched three times (8, 16, 16 samples)
+// before the search is out of backtracks. The output says so, the stats
+// count it, the controller records it and replays bit for bit.
+TEST(CliOptimize, AWindowThatGoesBadlySendsTheSearchBack) {
+  const TempDir dir;
+  std::vector<std::string> args = optimizeArgs(dir.file("a.sinew"), dir.file("a.json"), "2");
+  args.insert(args.end(), {"--backtracks", "2", "--backtrack-above", "1e-9", "--backtrack-windows", "1"});
+  const ProcessResult a = cli(dir, args);
+  ASSERT_EQ(a.exitCode, 0) << a.out << a.err;
+  EXPECT_NE(a.out.find("above --backtrack-above: back to window 1, searching windows 1-1 again"), std::string::npos)
+      << a.out;
+  const json stats = json::parse(test::readBytes(dir.file("a.json")));
+  EXPECT_EQ(stats["windows_done"], 2);
+  EXPECT_EQ(stats["backtracks"], 2);
+  EXPECT_EQ(stats["samples_evaluated"], 8 + 16 + 16 + 8);
+  ASSERT_EQ(stats["windows"].size(), 4u);
+  EXPECT_EQ(stats["windows"][0]["back_to"], 0);
+  EXPECT_EQ(stats["windows"][1]["attempt"], 1);
+  EXPECT_EQ(stats["windows"][1]["samples"], 16);
+  EXPECT_EQ(stats["windows"][2]["back_to"], -1);
+  EXPECT_EQ(stats["replay"]["matches_search"], true);
+  const Project p = loadProject(dir.file("a.sinew"));
+  ASSERT_EQ(p.controllers.size(), 1u);
+  EXPECT_NE(p.controllers[0].settings.find("\"backtrack\":{\"above\":1e-09"), std::string::npos) << p.controllers[0].settings;
+  EXPECT_LE(p.controllers[0].windows[0].cost, stats["windows"][0]["cost"].get<double>());
+  for (const char* bad : {"-1", "nan"}) {
+    const ProcessResult b = cli(dir, {"optimize", kProject, "--clip", kClip, "--backtrack-above", bad, "-o", dir.file("b.sinew")});
+    EXPECT_NE(b.exitCode, 0) << bad << b.out << b.err;
+    EXPECT_NE(b.err.find("--backtrack-above"), std::string::npos) << bad << b.err;
+  }
+  const ProcessResult b = cli(dir, {"optimize", kProject, "--clip", kClip, "--backtracks", "1.5", "-o", dir.file("b.sinew")});
+  EXPECT_NE(b.err.find("--backtracks: must be a whole number"), std::string::npos) << b.err;
+}
+
 TEST(CliOptimize, InterruptKeepsTheWindowsDone) {
   const TempDir dir;
   const std::string out = dir.file("int.sinew"), log = dir.file("log.txt");
@@ -391,6 +426,22 @@ TEST(CliOptimize, ASegmentItCannotPerformSaysWhereItFell) {
   const Project p = loadProject(out);
   ASSERT_EQ(p.controllers.size(), 1u) << "the windows done are kept";
   EXPECT_EQ(int(p.controllers[0].windows.size()), done);
+  // With a backtrack: the windows before the one every sample fell in are
+  // searched again with fresh samples; here that gets past it, and the search
+  // falls one window later, out of backtracks.
+  const ProcessResult back = cli(dir, {"optimize", kProject, "--clip", kClip, "--start", "8", "--end", "9.5", "--noise",
+                                       "1.5", "--samples", "4", "--keep", "2", "--seed", "3", "--threads", "2",
+                                       "--backtracks", "1", "--backtrack-windows", "2", "-o", dir.file("back.sinew"),
+                                       "--stats-json", dir.file("back.json")});
+  EXPECT_EQ(back.exitCode, 2) << back.out << back.err;
+  EXPECT_NE(back.out.find("every sample fell: back to window " + std::to_string(done - 1) + ", searching windows " +
+                          std::to_string(done - 1) + "-" + std::to_string(done + 1) + " again"),
+            std::string::npos)
+      << back.out;
+  const json b = json::parse(test::readBytes(dir.file("back.json")));
+  EXPECT_EQ(b["backtracks"], 1);
+  EXPECT_GT(b["windows_done"].get<int>(), done) << "the fresh samples got past where the first search fell";
+  EXPECT_EQ(b["replay"]["matches_search"], true);
   // Servos so stiff (40 Hz) that every sample of a window blows up: the
   // windows before it are kept and replay (no internal error), exit 2.
   const ProcessResult stiff = cli(dir, {"optimize", kProject, "--clip", kClip, "--start", "1", "--end", "2.7", "--pd-frequency",

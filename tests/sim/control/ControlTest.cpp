@@ -275,6 +275,70 @@ TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
   EXPECT_THROW(liu2013::stateFromBytes(bad.data(), bad.size()), InputError);
 }
 
+// Backtracking: a window whose best cost is above the threshold sends the
+// search back; the window is searched again with more, fresh samples, the
+// better search of it goes on, and only so many times. Off (or never
+// triggered), the search is the papers' bit for bit.
+TEST(Samcon, ABadWindowSendsTheSearchBackAndTheBetterSearchGoesOn) {
+  const Project p = test::withCmuClip(riggedHumanoid());
+  OptimizeSpec spec;
+  spec.clip = "01_01";
+  spec.start = 0.2;
+  spec.end = 0.4;
+  spec.samcon.samples = 6;
+  spec.samcon.keep = 2;
+  spec.samcon.seed = 5;
+  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  ASSERT_EQ(prepared.problem.windows.size(), 2u);
+  auto run = [&](int threads, int backtracks, double above) {
+    SamconProblem problem = prepared.problem;
+    problem.options.backtracks = backtracks;
+    problem.options.backtrackAbove = above;
+    problem.options.backtrackWindows = 1;
+    auto search = std::make_unique<SamconSearch>(problem, makeThreadedEvaluator(threads));
+    while (!search->finished()) search->runWindow();
+    EXPECT_FALSE(search->failed());
+    return search;
+  };
+  const auto plain = run(2, 0, 0);
+  const auto untriggered = run(2, 3, 1e6);
+  EXPECT_TRUE(untriggered->best() == plain->best()) << "never above the threshold: the same search";
+  EXPECT_TRUE(untriggered->bestState() == plain->bestState());
+  EXPECT_EQ(untriggered->backtracksUsed(), 0);
+
+  // Every window is above 1e-9: window 1 is searched three times (6, then 12
+  // and 12 samples), then the search is out of backtracks and goes on.
+  const auto a = run(1, 2, 1e-9), b = run(2, 2, 1e-9);
+  EXPECT_TRUE(a->best() == b->best()) << "the same for any thread count";
+  EXPECT_TRUE(a->bestState() == b->bestState());
+  EXPECT_EQ(a->backtracksUsed(), 2);
+  EXPECT_EQ(a->samplesEvaluated(), 6 + 12 + 12 + 6);
+  const std::vector<WindowReport>& r = a->reports();
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0].window, 0);
+  EXPECT_EQ(r[0].backTo, 0);
+  EXPECT_EQ(r[1].window, 0);
+  EXPECT_EQ(r[1].attempt, 1);
+  EXPECT_EQ(r[1].samples, 12);
+  EXPECT_EQ(r[1].backTo, 0);
+  EXPECT_EQ(r[2].attempt, 2);
+  EXPECT_EQ(r[2].backTo, -1) << "out of backtracks: on";
+  EXPECT_EQ(r[3].window, 1);
+  EXPECT_EQ(r[3].attempt, 0);
+  // The first window that goes on is the best of its three searches.
+  const double first = plain->reports()[0].best.total;
+  EXPECT_EQ(r[0].best.total, first) << "the first search of it is the papers'";
+  EXPECT_LE(a->best()[0].cost, first);
+  EXPECT_EQ(a->best()[0].cost, r[2].best.total);
+  EXPECT_EQ(r[2].best.total, std::min({r[0].best.total, r[1].best.total, r[2].best.total}));
+  EXPECT_LE(r[1].best.total, r[0].best.total);
+  // Searched again, a window draws other samples, and more of them.
+  const std::vector<SampleTask> once = drawSamples(prepared.problem, 0, 1), again = drawSamples(prepared.problem, 0, 1, 1);
+  ASSERT_EQ(once.size(), 6u);
+  ASSERT_EQ(again.size(), 12u);
+  EXPECT_FALSE(once[0].targets == again[0].targets);
+}
+
 // The balance feedback's reduced state is zero on the reference and measures
 // a tilt; a correction turns the corrected joints in the world by exactly
 // H G s and leaves the others alone.
