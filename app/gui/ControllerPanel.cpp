@@ -151,6 +151,12 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   step_->setSpecialValueText(tr("project's"));
   settle_ = static_cast<QDoubleSpinBox*>(searchBox(search, "settle"));
   settle_->setSpecialValueText(tr("none"));
+  backtracks_ = static_cast<QSpinBox*>(searchBox(search, "backtracks"));
+  backtracks_->setSpecialValueText(tr("never"));
+  backtrackAbove_ = static_cast<QDoubleSpinBox*>(searchBox(search, "backtrack-above"));
+  backtrackAbove_->setSpecialValueText(tr("falls only"));
+  backtrackWindows_ = static_cast<QSpinBox*>(searchBox(search, "backtrack-windows"));
+  backtrackSamples_ = static_cast<QDoubleSpinBox*>(searchBox(search, "backtrack-samples"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);
@@ -187,6 +193,16 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   sf->addRow(tr("Stance angle"), stanceAngle_);
   sf->addRow(tr("Time step"), step_);
   sf->addRow(tr("Standing tail"), settle_);
+  auto* back = new QHBoxLayout;
+  back->addWidget(backtracks_);
+  back->addWidget(new QLabel(tr("times, above cost"), search));
+  back->addWidget(backtrackAbove_);
+  sf->addRow(tr("Go back"), back);
+  auto* backOver = new QHBoxLayout;
+  backOver->addWidget(backtrackWindows_);
+  backOver->addWidget(new QLabel(tr("windows, samples x"), search));
+  backOver->addWidget(backtrackSamples_);
+  sf->addRow(tr("Go back over"), backOver);
   auto* checks = new QHBoxLayout;
   checks->addWidget(timeScaling_);
   checks->addWidget(idInit_);
@@ -462,7 +478,15 @@ control::OptimizeSpec ControllerPanel::spec() const {
   o.feedback = balance_->isChecked();
   o.balance.swingHipBalance = swingBalance_->value();
   o.balance.swingHipVelocity = swingVelocity_->value();
+  setBacktracking(o);
   return s;
+}
+
+void ControllerPanel::setBacktracking(control::SamconOptions& o) const {
+  o.backtracks = backtracks_->value();
+  o.backtrackAbove = backtrackAbove_->value();
+  o.backtrackWindows = backtrackWindows_->value();
+  o.backtrackSamples = backtrackSamples_->value();
 }
 
 void ControllerPanel::startSearch() {
@@ -601,9 +625,13 @@ void ControllerPanel::searchOnSelected() {
     o.seed = uint64_t(seed_->value());
     o.noise = noise_->value();
     o.threads = threads_->value();
+    setBacktracking(o);
     const int32_t kept = int32_t(paths.front().size());
     const bool resumed = !c->searchKept.empty() && size_t(kept) == c->windows.size() && o.samples == before.samples &&
-                         o.keep == before.keep && o.rounds == before.rounds && o.seed == before.seed && o.noise == before.noise;
+                         o.keep == before.keep && o.rounds == before.rounds && o.seed == before.seed &&
+                         o.noise == before.noise && o.backtracks == before.backtracks &&
+                         o.backtrackAbove == before.backtrackAbove && o.backtrackWindows == before.backtrackWindows &&
+                         o.backtrackSamples == before.backtrackSamples;
     if (!resumed) s.earlier = control::earlierSampling(saved, kept);  // a resume keeps the saved record as it is
     if (c->searchKept.empty() && size_t(kept) == c->windows.size())
       throw InputError(c->name, "is finished: choose an earlier time to search on from");

@@ -962,6 +962,13 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   ASSERT_NE(settle, nullptr);
   EXPECT_EQ(settle->text(), "none");
   settle->setValue(0.2);
+  // Backtracking once: the first window costs more than 0.001, so it is
+  // searched again; the cost plot then has one point per window all the same.
+  auto* backtracks = panel->findChild<QSpinBox*>("ctlBacktracks");
+  ASSERT_NE(backtracks, nullptr);
+  EXPECT_EQ(backtracks->text(), "never");
+  backtracks->setValue(1);
+  panel->findChild<QDoubleSpinBox*>("ctlBacktrackAbove")->setValue(0.001);
   auto* run = panel->findChild<QPushButton*>("ctlRun");
   QTest::mouseClick(run, Qt::LeftButton);
   EXPECT_FALSE(run->isEnabled()) << "one search at a time";
@@ -985,6 +992,9 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_EQ(made.step, 0.001) << "made at the step chosen, and played at it";
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.rounds, 2) << made.settings;
   EXPECT_EQ(control::specFromJson(made.settings, "test").settle, 0.2) << made.settings;
+  EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.backtracks, 1) << made.settings;
+  EXPECT_TRUE(logHas("window 1 went badly")) << "the search went back once, and said so";
+  EXPECT_EQ(panel->session()->reports().size(), made.windows.size() + 1) << "the first window was searched twice";
   EXPECT_EQ(made.windows.size(), 5u) << "three windows of the segment, two of its standing tail";
   EXPECT_EQ(made.end, 0.3) << "named and timed by the segment";
   EXPECT_TRUE(panel->findChild<QCheckBox*>("ctlBalance")->isChecked());
