@@ -59,7 +59,7 @@ const std::vector<ParamSpec>& searchParams() {
          "as in the paper: a window every sample falls in ends the search)"},
         {"backtrack-above", "", o.backtrackAbove, 0, 1e6, false,
          "A window whose best cost is above this sends the search back (0: only a window every sample falls in)"},
-        {"backtrack-windows", "", double(o.backtrackWindows), 0, 1000, true,
+        {"backtrack-windows", "", double(o.backtrackWindows), 0, 100, true,
          "How many windows before the one that went badly are searched again (0: that window only)"},
         {"backtrack-samples", "", o.backtrackSamples, 0.01, 100, false,
          "Samples of a window searched again, as a multiple of --samples"}};
