@@ -17,8 +17,10 @@
 // many hours on 2 cores. Usage:
 //   track_bench [--samples N] [--keep K] [--seeds 1,2,3] [--threads T]
 //               [--only NAME,...] [--step SECONDS] [--out DIR]
+//               [--backtracks N] [--backtrack-above COST]
 // (--step: the search's and its controllers' time step, as optimize --step;
-// default the project's, 0.5 ms).
+// default the project's, 0.5 ms; --backtracks, --backtrack-above: as optimize's,
+// default none).
 // e.g. `build/bin/track_bench --samples 60 --keep 10 --seeds 1 --only turn,walk --out /tmp/tb`.
 #include "control/Cost.h"
 #include "control/Flight.h"
@@ -72,8 +74,8 @@ const std::vector<Segment>& segments() {
 }
 
 struct Options {
-  int samples = 300, keep = 20, threads = 0;
-  double step = 0;
+  int samples = 300, keep = 20, threads = 0, backtracks = 0;
+  double step = 0, backtrackAbove = 0;
   std::vector<uint64_t> seeds{1, 2, 3};
   std::vector<std::string> only;
   std::string out = "track-bench";
@@ -111,6 +113,8 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   spec.pdFrequency = seg.pdFrequency;
   spec.settle = seg.settle;
   spec.step = o.step;
+  spec.samcon.backtracks = o.backtracks;
+  spec.samcon.backtrackAbove = o.backtrackAbove;
   const control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
   control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(o.threads));
   RunResult r;
@@ -118,6 +122,7 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   const auto t0 = std::chrono::steady_clock::now();
   while (!search.finished()) {
     const control::WindowReport w = search.runWindow();
+    r.windowCost.resize(size_t(w.window));  // a window searched again (backtracking) replaces those after it
     r.windowCost.push_back(w.best.total);
     std::fprintf(stderr, "\r  %s seed %llu: window %d/%d, cost %.3f   ", seg.name.c_str(), (unsigned long long)seed,
                  search.windowsDone(), search.windowCount(), w.best.total);
@@ -216,6 +221,8 @@ int main(int argc, char** argv) {
       else if (a == "--threads") o.threads = std::stoi(value());
       else if (a == "--out") o.out = value();
       else if (a == "--step") o.step = std::stod(value());
+      else if (a == "--backtracks") o.backtracks = std::stoi(value());
+      else if (a == "--backtrack-above") o.backtrackAbove = std::stod(value());
       else if (a == "--only") o.only = split(value());
       else if (a == "--seeds") {
         o.seeds.clear();
@@ -233,8 +240,9 @@ int main(int argc, char** argv) {
     std::cerr << "track_bench: --step must be 0 or lie in [0.0001, 0.005] s\n";
     return 1;
   }
-  if (o.samples < 1 || o.keep < 1 || o.seeds.empty()) {
-    std::cerr << "track_bench: --samples and --keep must be at least 1, and --seeds not empty\n";
+  if (o.samples < 1 || o.keep < 1 || o.seeds.empty() || o.backtracks < 0 || !(o.backtrackAbove >= 0)) {
+    std::cerr << "track_bench: --samples and --keep must be at least 1, --seeds not empty, --backtracks and "
+                 "--backtrack-above not negative\n";
     return 1;
   }
   std::filesystem::create_directories(o.out);
