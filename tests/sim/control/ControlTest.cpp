@@ -223,9 +223,8 @@ TEST(Retarget, StandingTailEndsAtRestInTheRestPoseOverTheLastFeet) {
   }
 }
 
-// The search's result depends on the seed, not on the number of threads.
-TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
-  const Project p = test::withCmuClip(riggedHumanoid());
+// Two 0.1 s windows of 01_01 (0.2-0.4 s), 6 samples, 2 kept, seed 5.
+PreparedOptimization twoShortWindows() {
   OptimizeSpec spec;
   spec.clip = "01_01";
   spec.start = 0.2;
@@ -233,7 +232,12 @@ TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
   spec.samcon.samples = 6;
   spec.samcon.keep = 2;
   spec.samcon.seed = 5;
-  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  return prepareOptimization(test::withCmuClip(riggedHumanoid()), spec);
+}
+
+// The search's result depends on the seed, not on the number of threads.
+TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
+  const PreparedOptimization prepared = twoShortWindows();
   ASSERT_EQ(prepared.problem.windows.size(), 2u);
   auto run = [&](int threads, uint64_t seed) {
     SamconProblem problem = prepared.problem;
@@ -280,15 +284,7 @@ TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
 // better search of it goes on, and only so many times. Off (or never
 // triggered), the search is the papers' bit for bit.
 TEST(Samcon, ABadWindowSendsTheSearchBackAndTheBetterSearchGoesOn) {
-  const Project p = test::withCmuClip(riggedHumanoid());
-  OptimizeSpec spec;
-  spec.clip = "01_01";
-  spec.start = 0.2;
-  spec.end = 0.4;
-  spec.samcon.samples = 6;
-  spec.samcon.keep = 2;
-  spec.samcon.seed = 5;
-  const PreparedOptimization prepared = prepareOptimization(p, spec);
+  const PreparedOptimization prepared = twoShortWindows();
   ASSERT_EQ(prepared.problem.windows.size(), 2u);
   auto run = [&](int threads, int backtracks, double above) {
     SamconProblem problem = prepared.problem;
