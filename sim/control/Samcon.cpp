@@ -256,23 +256,36 @@ SamconSearch::SamconSearch(SamconProblem problem, std::unique_ptr<SampleEvaluato
   remember();
 }
 
+// How many windows back the search may go: backtrackWindows, and further
+// for a repeated backtrack (one reach per backtrack allowed, at most
+// kBacktrackReach).
+int32_t SamconSearch::historyDepth() const {
+  const SamconOptions& o = problem_.options;
+  return std::max(o.backtrackWindows, 0) * std::clamp(o.backtracks, 1, kBacktrackReach);
+}
+
 // The kept set after done_ windows, for backtracking (the last few only).
 void SamconSearch::remember() {
   const SamconOptions& o = problem_.options;
   if (o.backtracks <= 0) return;
   history_[size_t(done_)] = kept_;
-  const int32_t old = done_ - std::max(o.backtrackWindows, 0) - 1;
+  const int32_t old = done_ - historyDepth() - 1;
   if (old >= 0) std::vector<Node>().swap(history_[size_t(old)]);
 }
 
 // Window `window` went badly (or every sample fell: `kept` empty or fallen):
-// go back to the earliest remembered kept set within backtrackWindows, mark
-// the windows from there to this one for a fresh search, and keep what this
-// one found for the comparison on the way back. False when out of backtracks.
+// go back backtrackWindows windows, or that much further back than the last
+// backtrack went when the search has not got past the window that sent it
+// back then (as far as the remembered kept sets reach); mark the windows from
+// there to this one for a fresh search, and keep what this one found for the
+// comparison on the way back. False when out of backtracks.
 bool SamconSearch::goBack(int32_t window, std::vector<Node>& kept, WindowReport& report) {
   const SamconOptions& o = problem_.options;
   if (backtracks_ >= o.backtracks) return false;
-  int32_t to = std::max(0, window - std::max(o.backtrackWindows, 0));
+  const int32_t reach = std::max(o.backtrackWindows, 0);
+  int32_t to = window - reach;
+  if (window <= lastFrom_) to = std::min(to, lastTo_ - reach);
+  to = std::max(to, std::max(0, window - historyDepth()));
   while (to < window && history_[size_t(to)].empty()) ++to;
   if (history_[size_t(to)].empty()) return false;
   ++backtracks_;
@@ -280,6 +293,8 @@ bool SamconSearch::goBack(int32_t window, std::vector<Node>& kept, WindowReport&
   pending_.push_back({window, std::move(kept), report});
   kept_ = history_[size_t(to)];
   done_ = to;
+  lastFrom_ = std::max(lastFrom_, window);
+  lastTo_ = to;
   report.backTo = to;
   return true;
 }

@@ -28,6 +28,9 @@
 
 namespace sinew::control {
 
+// How many times backtrackWindows a repeated backtrack may reach back.
+constexpr int32_t kBacktrackReach = 4;
+
 struct SamconOptions {
   double window = 0.1;            // s of reference per control window (the segment is cut into equal windows near this)
   int samples = 200;              // per window (shared among the kept states)
@@ -52,8 +55,12 @@ struct SamconOptions {
   // above `backtrackAbove` (0: only when every sample falls), the search goes
   // back `backtrackWindows` windows and searches them again with fresh
   // samples, `backtrackSamples` times as many; back at the window that sent
-  // it back, the better of the two kept sets goes on. At most `backtracks`
-  // times in a search (0: never, as in the papers).
+  // it back, the better of the two kept sets goes on. A window that sends
+  // the search back again before it got past the window that last sent it
+  // back goes `backtrackWindows` further back than that time (going back
+  // there did not help), as far as the remembered kept sets reach
+  // (kBacktrackReach x backtrackWindows windows). At most `backtracks` times
+  // in a search (0: never, as in the papers).
   int backtracks = 0;
   double backtrackAbove = 0;
   int backtrackWindows = 5;
@@ -194,10 +201,12 @@ class SamconSearch {
     std::vector<Node> kept;
     WindowReport report;
   };
-  std::vector<std::vector<Node>> history_;  // [windows done] (only the last backtrackWindows + 1 filled)
+  std::vector<std::vector<Node>> history_;  // [windows done] (only the last historyDepth() + 1 filled)
   std::vector<int32_t> attempts_;
   std::vector<Pending> pending_;
   int32_t backtracks_ = 0;
+  int32_t lastFrom_ = -1, lastTo_ = 0;      // the last backtrack: the window that sent the search back, where to
+  int32_t historyDepth() const;
   void remember();
   bool goBack(int32_t window, std::vector<Node>& kept, WindowReport& report);  // takes `kept` when it goes back
 };

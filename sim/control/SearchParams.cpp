@@ -60,7 +60,8 @@ const std::vector<ParamSpec>& searchParams() {
         {"backtrack-above", "", o.backtrackAbove, 0, 1e6, false,
          "A window whose best cost is above this sends the search back (0: only a window every sample falls in)"},
         {"backtrack-windows", "", double(o.backtrackWindows), 0, 100, true,
-         "How many windows before the one that went badly are searched again (0: that window only)"},
+         "How many windows before the one that went badly are searched again (0: that window only); a window that "
+         "goes badly again before the search got past it goes this many further back each time, up to 4 times as many"},
         {"backtrack-samples", "", o.backtrackSamples, 0.01, 100, false,
          "Samples of a window searched again, as a multiple of --samples"}};
   }();

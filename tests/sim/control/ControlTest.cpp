@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <random>
+#include <set>
 
 namespace sinew::control {
 namespace {
@@ -223,12 +225,12 @@ TEST(Retarget, StandingTailEndsAtRestInTheRestPoseOverTheLastFeet) {
   }
 }
 
-// Two 0.1 s windows of 01_01 (0.2-0.4 s), 6 samples, 2 kept, seed 5.
-PreparedOptimization twoShortWindows() {
+// Two 0.1 s windows of 01_01 (0.2-0.4 s; more up to `end`), 6 samples, 2 kept, seed 5.
+PreparedOptimization twoShortWindows(double end = 0.4) {
   OptimizeSpec spec;
   spec.clip = "01_01";
   spec.start = 0.2;
-  spec.end = 0.4;
+  spec.end = end;
   spec.samcon.samples = 6;
   spec.samcon.keep = 2;
   spec.samcon.seed = 5;
@@ -333,6 +335,65 @@ TEST(Samcon, ABadWindowSendsTheSearchBackAndTheBetterSearchGoesOn) {
   ASSERT_EQ(once.size(), 6u);
   ASSERT_EQ(again.size(), 12u);
   EXPECT_FALSE(once[0].targets == again[0].targets);
+}
+
+// The real samples, with 1000 added to every cost of the listed searches of
+// a window ((window, how many times it was searched before)): a window that
+// goes badly where a test wants it to.
+class BadSearches final : public SampleEvaluator {
+ public:
+  explicit BadSearches(std::set<std::pair<int32_t, int32_t>> bad) : bad_(std::move(bad)) {}
+  void evaluate(const SamconProblem& problem, double referenceEnd, const std::vector<liu2013::Liu2013State>& starts,
+                const std::vector<SampleTask>& tasks, int keep, std::vector<SampleOutcome>& outcomes,
+                std::vector<std::pair<int32_t, liu2013::Liu2013State>>& kept, const Progress& progress) override {
+    real_->evaluate(problem, referenceEnd, starts, tasks, keep, outcomes, kept, progress);
+    const int32_t window = tasks.empty() ? -1 : tasks.front().window;
+    if (bad_.count({window, searched_[window]++}))
+      for (SampleOutcome& o : outcomes) o.cost.total += 1000;
+  }
+  int workers() const override { return 1; }
+
+ private:
+  std::set<std::pair<int32_t, int32_t>> bad_;
+  std::map<int32_t, int32_t> searched_;
+  std::unique_ptr<SampleEvaluator> real_ = makeThreadedEvaluator(1);
+};
+
+// A window that sends the search back again before the search got past it
+// goes further back than the first time (going back there did not help); a
+// later window goes back the usual distance.
+TEST(Samcon, AWindowThatGoesBadlyAgainSendsTheSearchFurtherBack) {
+  const PreparedOptimization prepared = twoShortWindows(0.6);
+  ASSERT_EQ(prepared.problem.windows.size(), 4u);
+  SamconProblem problem = prepared.problem;
+  problem.options.backtracks = 3;
+  problem.options.backtrackAbove = 100;
+  problem.options.backtrackWindows = 1;
+  SamconSearch search(problem, std::make_unique<BadSearches>(std::set<std::pair<int32_t, int32_t>>{
+                                   {2, 0}, {2, 1}, {3, 0}}));
+  while (!search.finished()) search.runWindow();
+  EXPECT_FALSE(search.failed());
+  EXPECT_EQ(search.backtracksUsed(), 3);
+  const std::vector<WindowReport>& r = search.reports();
+  std::vector<int32_t> windows, attempts, backTo;
+  for (const WindowReport& w : r) {
+    windows.push_back(w.window);
+    attempts.push_back(w.attempt);
+    backTo.push_back(w.backTo);
+  }
+  // Window 2 goes badly: back 1 window, to window 1. Searched again, it goes
+  // badly again: back 1 window further, to window 0. Then window 3 goes badly
+  // for the first time: back 1 window, to window 2.
+  EXPECT_EQ(windows, (std::vector<int32_t>{0, 1, 2, 1, 2, 0, 1, 2, 3, 2, 3}));
+  EXPECT_EQ(attempts, (std::vector<int32_t>{0, 0, 0, 1, 1, 1, 2, 2, 0, 3, 1}));
+  EXPECT_EQ(backTo, (std::vector<int32_t>{-1, -1, 1, -1, 0, -1, -1, -1, 2, -1, -1}));
+  EXPECT_EQ(search.samplesEvaluated(), 3 * 6 + 5 * 12 + 6 + 2 * 12);
+  // What goes on is the search of each window that did not go badly.
+  const std::vector<ControlWindow> best = search.best();
+  ASSERT_EQ(best.size(), 4u);
+  for (const ControlWindow& w : best) EXPECT_LT(w.cost, 100);
+  EXPECT_FALSE(r[7].earlierKept);
+  EXPECT_FALSE(r[10].earlierKept);
 }
 
 // The balance feedback's reduced state is zero on the reference and measures
