@@ -34,6 +34,18 @@ void weightsFromJson(const json& w, CostWeights& c) {
     if (w.contains(key)) *value = w.at(key).get<double>();
 }
 
+// Backtracking's settings (SamconOptions, EarlierSampling).
+json backtrackJson(int times, double above, int windows, double samples) {
+  return {{"times", times}, {"above", above}, {"windows", windows}, {"samples", samples}};
+}
+
+void readBacktrack(const json& b, int& times, double& above, int& windows, double& samples) {
+  times = b.at("times").get<int>();
+  above = b.at("above").get<double>();
+  windows = b.at("windows").get<int>();
+  samples = b.at("samples").get<double>();
+}
+
 }  // namespace
 
 std::string specToJson(const OptimizeSpec& s) {
@@ -64,13 +76,16 @@ std::string specToJson(const OptimizeSpec& s) {
   if (!s.jointMap.empty()) j["jointMap"] = s.jointMap;
   if (s.step > 0) j["step"] = s.step;  // absent: the project's (as before it could be chosen)
   if (s.settle > 0) j["settle"] = s.settle;  // absent: no standing tail (as before there was one)
-  if (o.backtracks > 0)  // absent: no backtracking (as before there was any)
-    j["backtrack"] = {{"times", o.backtracks}, {"above", o.backtrackAbove}, {"windows", o.backtrackWindows},
-                      {"samples", o.backtrackSamples}};
-  for (const EarlierSampling& e : s.earlier)
-    j[kEarlierSamplingKey].push_back({{"windows", e.windows}, {"seed", e.seed}, {"samples", e.samples}, {"keep", e.keep},
-                                      {"rounds", e.rounds}, {"noise", e.noise}, {"refineShrink", e.refineShrink},
-                                      {"weights", weightsJson(e.weights)}});
+  // Backtracking, absent when off (as before there was any).
+  if (o.backtracks > 0)
+    j["backtrack"] = backtrackJson(o.backtracks, o.backtrackAbove, o.backtrackWindows, o.backtrackSamples);
+  for (const EarlierSampling& e : s.earlier) {
+    json r{{"windows", e.windows}, {"seed", e.seed},   {"samples", e.samples},           {"keep", e.keep},
+           {"rounds", e.rounds},   {"noise", e.noise}, {"refineShrink", e.refineShrink}, {"weights", weightsJson(e.weights)}};
+    if (e.backtracks > 0)
+      r["backtrack"] = backtrackJson(e.backtracks, e.backtrackAbove, e.backtrackWindows, e.backtrackSamples);
+    j[kEarlierSamplingKey].push_back(r);
+  }
   return j.dump();
 }
 
@@ -121,18 +136,15 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
         r.noise = e.at("noise").get<double>();
         r.refineShrink = e.at("refineShrink").get<double>();
         weightsFromJson(e.at("weights"), r.weights);
+        if (e.contains("backtrack"))
+          readBacktrack(e.at("backtrack"), r.backtracks, r.backtrackAbove, r.backtrackWindows, r.backtrackSamples);
         if (r.windows <= (s.earlier.empty() ? 0 : s.earlier.back().windows))
           throw InputError(context, "the record of earlier sampling is out of order");
         s.earlier.push_back(r);
       }
     if (j.contains("weights")) weightsFromJson(j.at("weights"), o.weights);
-    if (j.contains("backtrack")) {
-      const json& b = j.at("backtrack");
-      o.backtracks = b.at("times").get<int>();
-      o.backtrackAbove = b.at("above").get<double>();
-      o.backtrackWindows = b.at("windows").get<int>();
-      o.backtrackSamples = b.at("samples").get<double>();
-    }
+    if (j.contains("backtrack"))
+      readBacktrack(j.at("backtrack"), o.backtracks, o.backtrackAbove, o.backtrackWindows, o.backtrackSamples);
   } catch (const json::exception& e) {
     throw InputError(context, std::string("malformed optimiser settings: ") + e.what());
   }
@@ -394,7 +406,8 @@ std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t 
   }
   if (made < windows) {
     const SamconOptions& o = saved.samcon;
-    earlier.push_back({windows, o.seed, o.samples, o.keep, o.rounds, o.noise, o.refineShrink, o.weights});
+    earlier.push_back({windows, o.seed, o.samples, o.keep, o.rounds, o.noise, o.refineShrink, o.weights, o.backtracks,
+                       o.backtrackAbove, o.backtrackSamples, o.backtrackWindows});
   }
   return earlier;
 }

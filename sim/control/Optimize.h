@@ -28,6 +28,9 @@ struct EarlierSampling {
   int samples = 0, keep = 0, rounds = 1;
   double noise = 0, refineShrink = 0;
   CostWeights weights;
+  int backtracks = 0;                      // SamconOptions' backtracking (0: none)
+  double backtrackAbove = 0, backtrackSamples = 2;
+  int backtrackWindows = 5;
   bool operator==(const EarlierSampling&) const = default;
 };
 

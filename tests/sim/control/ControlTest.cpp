@@ -742,12 +742,17 @@ TEST(Samcon, RedoneSearchStartsFromTheKeptPathsCutAndRecordsEarlierSampling) {
   first.clip = "clip";
   first.samcon.seed = 4;
   first.samcon.samples = 300;
+  first.samcon.backtracks = 3;
+  first.samcon.backtrackAbove = 0.8;
   OptimizeSpec second = first;
   second.samcon.seed = 9;
+  second.samcon.backtracks = 0;
   second.earlier = earlierSampling(first, 20);
   ASSERT_EQ(second.earlier.size(), 1u);
   EXPECT_EQ(second.earlier[0].windows, 20);
   EXPECT_EQ(second.earlier[0].seed, 4u);
+  EXPECT_EQ(second.earlier[0].backtracks, 3) << "how the first windows were searched: with backtracking";
+  EXPECT_EQ(second.earlier[0].backtrackAbove, 0.8);
   const OptimizeSpec read = specFromJson(specToJson(second), "test");
   EXPECT_TRUE(read.earlier == second.earlier);
   EXPECT_EQ(read.samcon.seed, 9u);
@@ -756,6 +761,8 @@ TEST(Samcon, RedoneSearchStartsFromTheKeptPathsCutAndRecordsEarlierSampling) {
   ASSERT_EQ(third.earlier.size(), 2u);
   EXPECT_EQ(third.earlier[1].windows, 30);
   EXPECT_EQ(third.earlier[1].seed, 9u);
+  EXPECT_EQ(third.earlier[1].backtracks, 0);
+  EXPECT_EQ(third.earlier[0].backtracks, 3);
   third.earlier = earlierSampling(read, 12);
   ASSERT_EQ(third.earlier.size(), 1u) << "redone before the earlier record ends: cut";
   EXPECT_EQ(third.earlier[0].windows, 12);
