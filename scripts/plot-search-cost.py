@@ -62,6 +62,9 @@ def main(argv):
             inputs.append((label, *searches(path)))
         except (OSError, ValueError, KeyError) as e:
             sys.exit(f"plot-search-cost: {path}: not a stats file of optimize ({e})")
+    for label, final, runs in inputs:
+        if not final and not runs:
+            sys.exit(f"plot-search-cost: '{label}': the search has no windows to plot")
     xmax = max(w for _, final, runs in inputs for w, _ in final + [p for r in runs for p in r])
     top = ymax or 1.1 * max(c for _, final, runs in inputs for _, c in final + [p for r in runs for p in r])
     sx = lambda w: LEFT + (w - 1) / max(xmax - 1, 1) * (W - LEFT - RIGHT)
