@@ -327,10 +327,16 @@ int optimize(const OptimizeArgs& args) {
     if (args.resume || redo) {
       const Project saved = args.output == args.project ? project : loadProject(args.output);
       std::vector<std::vector<ControlWindow>> paths;
+      SearchBacktrackRecord record;  // a backtracking search's other kept sets and counts
       if (args.resume) {
         const ControllerObject& c = savedSearch(saved, args.output, name, control::specToJson(spec), search.windowCount());
+        record = c.searchBacktrack;
         std::cout << "resuming '" << name << "' after window " << c.windows.size() << "/" << search.windowCount()
-                  << ": replaying its " << c.searchKept.size() << " kept path(s)" << std::endl;
+                  << ": replaying its " << c.searchKept.size() << " kept path(s)";
+        if (!record.empty())
+          std::cout << " and the " << record.remembered.size() + record.pending.size()
+                    << " other kept set(s) its backtracking needs (" << record.used << " backtrack(s) used)";
+        std::cout << std::endl;
         paths = c.searchKept;
         spec.earlier = control::specFromJson(c.settings, args.output).earlier;
       } else {
@@ -355,7 +361,7 @@ int optimize(const OptimizeArgs& args) {
                   << " kept path(s), then seed " << o.seed << ", " << o.samples << " samples per window" << std::endl;
       }
       try {
-        search.resume(paths, progress, control::windowWeights(spec, int32_t(paths.front().size())));
+        search.resume(paths, progress, control::windowWeights(spec, int32_t(paths.front().size())), record);
         resumedWindows = search.windowsDone();
       } catch (const Cancelled&) {
         stopped = "interrupted";

@@ -638,7 +638,7 @@ void ControllerPanel::searchOnSelected() {
     autoNamed_ = false;
     clearSearchDisplay(tr("Preparing: retargeting, model, inverse dynamics, settling, replaying the kept windows..."));
     sim_->pause();
-    session_->start(doc_->project(), s, name, paths);
+    session_->start(doc_->project(), s, name, paths, resumed ? c->searchBacktrack : SearchBacktrackRecord{});
     log_->info(tr("Controller: searching '%1' on from %2 s of its clip (%3 windows kept; %4 samples per window, seed %5)")
                    .arg(name).arg(from).arg(kept).arg(o.samples).arg(o.seed));
   } catch (const InputError& e) {

@@ -16,7 +16,7 @@ OptimizerSession::~OptimizerSession() {
 }
 
 bool OptimizerSession::start(Project project, control::OptimizeSpec spec, QString name,
-                             std::vector<std::vector<ControlWindow>> from) {
+                             std::vector<std::vector<ControlWindow>> from, SearchBacktrackRecord record) {
   if (running()) return false;
   if (worker_.joinable()) worker_.join();
   cancel_ = false;
@@ -28,7 +28,8 @@ bool OptimizerSession::start(Project project, control::OptimizeSpec spec, QStrin
     reports_.clear();
     best_.reset();
   }
-  worker_ = std::thread(&OptimizerSession::run, this, std::move(project), std::move(spec), std::move(name), std::move(from));
+  worker_ = std::thread(&OptimizerSession::run, this, std::move(project), std::move(spec), std::move(name), std::move(from),
+                        std::move(record));
   return true;
 }
 
@@ -72,7 +73,7 @@ std::optional<ControllerObject> OptimizerSession::best() const {
 }
 
 void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString name,
-                           std::vector<std::vector<ControlWindow>> from) {
+                           std::vector<std::vector<ControlWindow>> from, SearchBacktrackRecord record) {
   auto post = [this](auto fn) { QMetaObject::invokeMethod(this, fn, Qt::QueuedConnection); };
   QString stopped;
   try {
@@ -90,7 +91,7 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
     if (!from.empty()) {
       // Throws InputError when the saved windows no longer replay (checked
       // under the weights each was ranked with).
-      search.resume(from, cancellable, control::windowWeights(spec, int32_t(from.front().size())));
+      search.resume(from, cancellable, control::windowWeights(spec, int32_t(from.front().size())), record);
       ControllerObject c = control::makeControllerObject(project, spec, prep, search, name.toStdString());
       QVector<double> costs;
       for (const ControlWindow& w : c.windows) costs.push_back(w.cost);

@@ -29,9 +29,10 @@ class OptimizerSession : public QObject {
   // Starts an optimisation of `project`'s character (a copy is kept).
   // Returns false if one is running. With `from` (control::pathsBefore of a
   // saved controller), the search first replays those paths and goes on
-  // after them (resumed() says how far).
+  // after them (resumed() says how far); `record`: the saved search's
+  // backtracking state, when it is resumed as it was.
   bool start(Project project, control::OptimizeSpec spec, QString name,
-             std::vector<std::vector<ControlWindow>> from = {});
+             std::vector<std::vector<ControlWindow>> from = {}, SearchBacktrackRecord record = {});
   void pause();
   void resume();
   void stop();      // keeps the windows done; finished() follows
@@ -58,7 +59,8 @@ class OptimizerSession : public QObject {
   void finished(const QString& stopped);
 
  private:
-  void run(Project project, control::OptimizeSpec spec, QString name, std::vector<std::vector<ControlWindow>> from);
+  void run(Project project, control::OptimizeSpec spec, QString name, std::vector<std::vector<ControlWindow>> from,
+           SearchBacktrackRecord record);
 
   std::thread worker_;
   std::atomic<bool> cancel_{false}, paused_{false}, ended_{true};

@@ -384,7 +384,10 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
   if (!c.feedback.empty()) c.feedback.gains.resize(c.windows.size());
   if (!c.feedback.swingGains.empty()) c.feedback.swingGains.resize(c.windows.size());
   c.settings = specToJson(spec);
-  if (!search.finished()) c.searchKept = search.keptPaths();  // what --resume goes on from
+  if (!search.finished()) {  // what --resume goes on from
+    c.searchKept = search.keptPaths();
+    c.searchBacktrack = search.backtrackRecord();
+  }
   (void)project;
   return c;
 }

@@ -414,34 +414,31 @@ std::vector<std::vector<ControlWindow>> SamconSearch::keptPaths() const {
   return paths;
 }
 
-void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress,
-                          const std::vector<CostWeights>& savedWeights) {
-  if (done_ != 0) throw std::logic_error("SamconSearch::resume: the search has already run");
-  if (kept.empty() || kept.front().empty()) throw InputError("--resume", "the saved search has no kept states");
-  const size_t windows = kept.front().size();
-  if (windows > problem_.windows.size())
-    throw InputError("--resume", "the saved search has " + std::to_string(windows) + " windows; this segment has " +
-                                     std::to_string(problem_.windows.size()));
-  for (const auto& path : kept)
-    if (path.size() != windows) throw InputError("--resume", "the saved kept paths differ in length");
+std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::vector<ControlWindow>>& paths,
+                                                        const Progress& progress,
+                                                        const std::vector<CostWeights>& savedWeights) {
   const double dt = problem_.settings.dt;
+  size_t windows = 0;
+  for (const auto& path : paths) windows = std::max(windows, path.size());
   // The paths share their beginnings: level by level, each distinct window
   // (after the same parent) is simulated once. `at[p]`: path p's node on the
-  // current level.
+  // current level; a path that has ended keeps its end.
+  std::vector<Replayed> ends(paths.size(), Replayed{{problem_.start, {}, 0.0}, {}});
   std::vector<Node> level{{problem_.start, {}, 0.0}};
-  std::vector<int32_t> at(kept.size(), 0);
+  std::vector<int32_t> at(paths.size(), 0);
   for (size_t k = 0; k < windows; ++k) {
     const ControlWindow& layout = problem_.windows[k];
     std::vector<SampleTask> tasks;
-    std::vector<int32_t> next(kept.size());
-    for (size_t p = 0; p < kept.size(); ++p) {
-      const ControlWindow& w = kept[p][k];
+    std::vector<int32_t> next(paths.size(), -1);
+    for (size_t p = 0; p < paths.size(); ++p) {
+      if (paths[p].size() <= k) continue;
+      const ControlWindow& w = paths[p][k];
       if (w.referenceStart != layout.referenceStart || w.referenceDuration != layout.referenceDuration ||
           w.targets.size() != layout.targets.size())
         throw InputError("--resume", "window " + std::to_string(k + 1) + " of the saved search does not match this segment's windows");
       int32_t found = -1;
       for (size_t q = 0; q < p && found < 0; ++q)
-        if (at[q] == at[p] && kept[q][k] == w) found = next[q];
+        if (next[q] >= 0 && at[q] == at[p] && paths[q][k] == w) found = next[q];
       if (found < 0) {
         SampleTask t;
         t.window = int32_t(k);
@@ -457,14 +454,15 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
     std::vector<liu2013::Liu2013State> starts;
     for (const Node& n : level) starts.push_back(n.state);
     std::vector<SampleOutcome> outcomes;
-    std::vector<std::pair<int32_t, liu2013::Liu2013State>> ends;
+    std::vector<std::pair<int32_t, liu2013::Liu2013State>> states;
     evaluator_->evaluate(problem_, layout.referenceStart + layout.referenceDuration, starts, tasks, int(tasks.size()),
-                         outcomes, ends, progress.sub(double(k) / windows, double(k + 1) / windows));
+                         outcomes, states, progress.sub(double(k) / windows, double(k + 1) / windows));
     std::vector<Node> nodes(tasks.size());
-    for (auto& [index, state] : ends) nodes[size_t(index)].state = std::move(state);
-    for (size_t p = 0; p < kept.size(); ++p) {
+    for (auto& [index, state] : states) nodes[size_t(index)].state = std::move(state);
+    for (size_t p = 0; p < paths.size(); ++p) {
+      if (next[p] < 0) continue;
       Node& n = nodes[size_t(next[p])];
-      const ControlWindow& w = kept[p][k];
+      const ControlWindow& w = paths[p][k];
       if (n.path.empty() && k > 0) n.path = level[size_t(at[p])].path;
       if (n.path.size() == k) {
         const SampleOutcome& o = outcomes[size_t(next[p])];
@@ -478,16 +476,122 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
         n.cost = o.cost.total;  // ranked under this search's weights (the saved cost when they are the same)
         n.path.push_back(w);
       }
+      if (paths[p].size() == k + 1) ends[p] = {n, outcomes[size_t(next[p])].cost};
     }
     level = std::move(nodes);
-    at = std::move(next);
+    for (size_t p = 0; p < paths.size(); ++p)
+      if (next[p] >= 0) at[p] = next[p];
   }
-  kept_.clear();
-  for (int32_t i : at) kept_.push_back(level[size_t(i)]);
+  return ends;
+}
+
+void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress,
+                          const std::vector<CostWeights>& savedWeights, const SearchBacktrackRecord& record) {
+  if (done_ != 0) throw std::logic_error("SamconSearch::resume: the search has already run");
+  if (kept.empty() || (kept.front().empty() && record.empty()))
+    throw InputError("--resume", "the saved search has no kept states");
+  const size_t windows = kept.front().size();
+  if (windows > problem_.windows.size())
+    throw InputError("--resume", "the saved search has " + std::to_string(windows) + " windows; this segment has " +
+                                     std::to_string(problem_.windows.size()));
+  for (const auto& path : kept)
+    if (path.size() != windows) throw InputError("--resume", "the saved kept paths differ in length");
+  // The kept set's paths, then those of the record's sets.
+  std::vector<std::vector<ControlWindow>> paths = kept;
+  if (!record.empty()) {
+    if (record.attempts.size() != problem_.windows.size())
+      throw InputError("--resume", "the saved backtracking record has " + std::to_string(record.attempts.size()) +
+                                       " windows; this segment has " + std::to_string(problem_.windows.size()));
+    if (problem_.options.backtracks <= 0) throw InputError("--resume", "the saved search backtracks; this one does not");
+    for (const auto* sets : {&record.remembered, &record.pending})
+      for (const SearchBacktrackRecord::KeptSet& set : *sets) {
+        // A remembered set is `window` windows long, a pending one window + 1.
+        const size_t length = size_t(set.window) + (sets == &record.pending ? 1 : 0);
+        if (length > problem_.windows.size())
+          throw InputError("--resume", "a kept set of the saved backtracking record lies past the segment's end");
+        for (int32_t leaf : set.leaves) {
+          paths.push_back(record.path(leaf));
+          if (paths.back().size() != length)
+            throw InputError("--resume", "a kept set of the saved backtracking record has a path of " +
+                                             std::to_string(paths.back().size()) + " windows, not " + std::to_string(length));
+        }
+      }
+  }
+  std::vector<Replayed> ends = replay(paths, progress, savedWeights);
+  size_t next = 0;
+  auto take = [&](size_t count) {
+    std::vector<Node> set;
+    for (size_t i = 0; i < count; ++i) set.push_back(std::move(ends[next++].node));
+    return set;
+  };
+  kept_ = take(kept.size());
   done_ = int32_t(windows);
   failed_ = kept_.front().cost >= kFallenCost;
+  if (!record.empty()) {
+    // Exactly the sets the saved search remembered: a backtrack skips the empty ones.
+    for (std::vector<Node>& h : history_) std::vector<Node>().swap(h);
+    for (const SearchBacktrackRecord::KeptSet& set : record.remembered) history_[size_t(set.window)] = take(set.leaves.size());
+    for (const SearchBacktrackRecord::KeptSet& set : record.pending) {
+      Pending p{set.window, {}, {}};
+      p.report.window = set.window;
+      if (!set.leaves.empty()) {
+        // What the window's search reported, from the replay of its best sample.
+        const ControlWindow& w = paths[next].back();
+        p.report.best = ends[next].terms;
+        p.report.timeScale = std::max(1, int32_t(std::lround(w.duration / problem_.settings.dt))) *
+                             problem_.settings.dt / w.referenceDuration;
+      }
+      p.kept = take(set.leaves.size());
+      pending_.push_back(std::move(p));
+    }
+    attempts_ = record.attempts;
+    backtracks_ = record.used;
+    lastFrom_ = record.lastFrom;
+    lastTo_ = record.lastTo;
+  }
   remember();
 }
+
+SearchBacktrackRecord SamconSearch::backtrackRecord() const {
+  SearchBacktrackRecord r;
+  if (problem_.options.backtracks <= 0) return r;
+  r.attempts = attempts_;
+  r.used = backtracks_;
+  r.lastFrom = lastFrom_;
+  r.lastTo = lastTo_;
+  // Each path into the tree, sharing the windows it has in common with
+  // earlier ones: children[n + 1] are node n's (children[0] the start's).
+  std::vector<std::vector<int32_t>> children(1);
+  auto leaf = [&](const std::vector<ControlWindow>& path) {
+    int32_t at = -1;
+    for (const ControlWindow& w : path) {
+      std::vector<int32_t>& siblings = children[size_t(at + 1)];
+      auto found = std::find_if(siblings.begin(), siblings.end(), [&](int32_t c) { return r.nodes[size_t(c)] == w; });
+      if (found != siblings.end()) {
+        at = *found;
+        continue;
+      }
+      const int32_t node = int32_t(r.nodes.size());
+      r.nodes.push_back(w);
+      r.parent.push_back(at);
+      siblings.push_back(node);
+      children.emplace_back();
+      at = node;
+    }
+    return at;
+  };
+  auto set = [&](int32_t window, const std::vector<Node>& nodes) {
+    SearchBacktrackRecord::KeptSet k{window, {}};
+    for (const Node& n : nodes) k.leaves.push_back(leaf(n.path));
+    return k;
+  };
+  // The remembered sets a backtrack from here can reach (goBack), as they are.
+  for (int32_t d = std::max(0, done_ - historyDepth()); d <= done_; ++d)
+    if (!history_[size_t(d)].empty()) r.remembered.push_back(set(d, history_[size_t(d)]));
+  for (const Pending& p : pending_) r.pending.push_back(set(p.window, p.kept));
+  return r;
+}
+
 const liu2013::Liu2013State& SamconSearch::bestState() const { return kept_.front().state; }
 
 }  // namespace sinew::control

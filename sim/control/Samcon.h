@@ -174,8 +174,16 @@ class SamconSearch {
   // `savedWeights` (per window; empty: the search's own): the cost weights
   // each saved window's cost was computed under, when a redone search
   // changed them; the replay is checked under those.
+  // `record` (a search that backtracks: backtrackRecord() saved with the
+  // kept paths): its remembered and pending kept sets are replayed too, and
+  // the search goes on as the saved one would have, even part-way through
+  // windows searched again; without it a backtracking search goes on from
+  // the kept set with every backtrack left.
   void resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress = Progress::none(),
-              const std::vector<CostWeights>& savedWeights = {});
+              const std::vector<CostWeights>& savedWeights = {}, const SearchBacktrackRecord& record = {});
+  // What a checkpoint needs beside keptPaths() for resume() to go on exactly
+  // (empty when the search does not backtrack).
+  SearchBacktrackRecord backtrackRecord() const;
   const std::vector<WindowReport>& reports() const { return reports_; }
   int64_t samplesEvaluated() const { return samplesEvaluated_; }
   int32_t backtracksUsed() const { return backtracks_; }
@@ -209,6 +217,14 @@ class SamconSearch {
   int32_t historyDepth() const;
   void remember();
   bool goBack(int32_t window, std::vector<Node>& kept, WindowReport& report);  // takes `kept` when it goes back
+  // The end states of `paths` (their shared beginnings simulated once), each
+  // window's cost checked against the one saved; with the best sample's terms.
+  struct Replayed {
+    Node node;
+    CostTerms terms;
+  };
+  std::vector<Replayed> replay(const std::vector<std::vector<ControlWindow>>& paths, const Progress& progress,
+                               const std::vector<CostWeights>& savedWeights);
 };
 
 // Where a round of samples is drawn: per link the mean target offset

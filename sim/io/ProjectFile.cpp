@@ -201,6 +201,20 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
     for (const auto& path : c.searchKept) kept.push_back(windowsToJson(path, blobs));
     o["searchKept"] = kept;
   }
+  if (!c.searchBacktrack.empty()) {  // optional (added within version 3)
+    const SearchBacktrackRecord& r = c.searchBacktrack;
+    auto sets = [](const std::vector<SearchBacktrackRecord::KeptSet>& s) {
+      json a = json::array();
+      for (const auto& k : s) a.push_back({{"window", k.window}, {"leaves", k.leaves}});
+      return a;
+    };
+    json tree = windowsToJson(r.nodes, blobs);
+    tree["parents"] = r.parent;
+    o["searchBacktrack"] = {{"tree", tree},           {"remembered", sets(r.remembered)},
+                            {"pending", sets(r.pending)}, {"attempts", r.attempts},
+                            {"used", r.used},           {"lastFrom", r.lastFrom},
+                            {"lastTo", r.lastTo}};
+  }
   if (!c.feedback.empty()) {
     std::vector<double> gains;
     for (const auto& g : c.feedback.gains) gains.insert(gains.end(), g.begin(), g.end());
@@ -460,6 +474,31 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
     if (!c.at("searchKept").is_array()) throw InputError(path, ctx + ": searchKept must be an array of window lists");
     for (const json& kept : c.at("searchKept"))
       o.searchKept.push_back(windowsFromJson(kept, blobs, o.jointMap.size(), ctx + " kept search path", path));
+  }
+  if (c.contains("searchBacktrack")) {
+    const std::string rctx = ctx + " searchBacktrack";
+    const json& b = c.at("searchBacktrack");
+    if (!b.is_object()) throw InputError(path, rctx + " must be an object");
+    SearchBacktrackRecord& r = o.searchBacktrack;
+    const json& tree = field<json>(b, "tree", rctx, path);
+    r.nodes = windowsFromJson(tree, blobs, o.jointMap.size(), rctx + " tree", path);
+    r.parent = field<std::vector<int32_t>>(tree, "parents", rctx + " tree", path);
+    auto sets = [&](const char* key) {
+      std::vector<SearchBacktrackRecord::KeptSet> out;
+      const json& a = field<json>(b, key, rctx, path);
+      if (!a.is_array()) throw InputError(path, rctx + ": " + key + " must be an array of kept sets");
+      for (const json& k : a)
+        out.push_back({field<int32_t>(k, "window", rctx + " " + key, path),
+                       field<std::vector<int32_t>>(k, "leaves", rctx + " " + key, path)});
+      return out;
+    };
+    r.remembered = sets("remembered");
+    r.pending = sets("pending");
+    r.attempts = field<std::vector<int32_t>>(b, "attempts", rctx, path);
+    if (r.attempts.empty()) throw InputError(path, rctx + ": attempts has no windows");
+    r.used = field<int32_t>(b, "used", rctx, path);
+    r.lastFrom = field<int32_t>(b, "lastFrom", rctx, path);
+    r.lastTo = field<int32_t>(b, "lastTo", rctx, path);
   }
   if (c.contains("feedback")) {
     const json& f = c.at("feedback");

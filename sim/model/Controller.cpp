@@ -2,6 +2,7 @@
 
 #include "core/Error.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace sinew {
@@ -13,6 +14,13 @@ bool ControlWindow::operator==(const ControlWindow& o) const {
   for (size_t i = 0; i < targets.size(); ++i)
     if (targets[i].coeffs() != o.targets[i].coeffs()) return false;
   return true;
+}
+
+std::vector<ControlWindow> SearchBacktrackRecord::path(int32_t leaf) const {
+  std::vector<ControlWindow> windows;
+  for (int32_t n = leaf; n >= 0; n = parent[size_t(n)]) windows.push_back(nodes[size_t(n)]);
+  std::reverse(windows.begin(), windows.end());
+  return windows;
 }
 
 double ControllerObject::duration() const {
@@ -48,6 +56,30 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
   }
   if (!searchKept.empty() && !(searchKept.front() == windows))
     throw InputError(context, what + ": the first kept search path is not the controller's");
+  if (!searchBacktrack.empty()) {
+    const SearchBacktrackRecord& r = searchBacktrack;
+    const std::string record = what + " search backtracking record";
+    if (searchKept.empty()) throw InputError(context, record + ": there is no kept search to go with it");
+    if (r.parent.size() != r.nodes.size()) throw InputError(context, record + ": a parent per node");
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+      // Parents come first, so that every path ends at the start.
+      if (r.parent[i] < -1 || r.parent[i] >= int32_t(i))
+        throw InputError(context, record + " node " + std::to_string(i) + ": its parent is not an earlier node");
+      checkWindow(r.nodes[i], record + " node " + std::to_string(i));
+    }
+    for (const auto* sets : {&r.remembered, &r.pending})
+      for (const SearchBacktrackRecord::KeptSet& s : *sets) {
+        if (s.window < 0) throw InputError(context, record + ": a kept set's window is negative");
+        for (int32_t leaf : s.leaves)
+          if (leaf < -1 || leaf >= int32_t(r.nodes.size()))
+            throw InputError(context, record + ": kept set of window " + std::to_string(s.window) + " names node " +
+                                          std::to_string(leaf) + ", which is not in the record");
+      }
+    for (int32_t a : r.attempts)
+      if (a < 0) throw InputError(context, record + ": a window's attempts are negative");
+    if (r.used < 0 || r.lastFrom < -1 || r.lastTo < 0)
+      throw InputError(context, record + ": the backtracks used and the last backtrack must not be negative");
+  }
   if (!feedback.empty()) {
     if (feedback.gains.size() != windows.size()) throw InputError(context, what + ": feedback has a gain matrix per window");
     if (!(feedback.period > 0 && feedback.period <= 1)) throw InputError(context, what + ": the feedback period must lie in (0, 1] s");

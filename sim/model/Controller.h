@@ -38,6 +38,31 @@ struct FeedbackPolicy {
   bool empty() const { return gains.empty(); }
 };
 
+// What a search that backtracks (control/Samcon.h) needs beyond its kept set
+// to go on exactly as it would have: the kept sets it remembers, the windows
+// that sent it back with what they found, how often each window was searched
+// and how many backtracks are left. The sets' paths share most of their
+// windows, so each window is stored once, in a tree: node i is window
+// `nodes[i]` after node `parent[i]` (-1: the start).
+struct SearchBacktrackRecord {
+  struct KeptSet {
+    int32_t window = 0;             // remembered: the windows done; pending: the window that sent the search back
+    std::vector<int32_t> leaves;    // the set's states, best first: their last nodes (-1: the start itself)
+    bool operator==(const KeptSet&) const = default;
+  };
+  std::vector<int32_t> parent;
+  std::vector<ControlWindow> nodes;
+  std::vector<KeptSet> remembered;  // by windows done, oldest first
+  std::vector<KeptSet> pending;     // the innermost (latest) last
+  std::vector<int32_t> attempts;    // per window of the search: how many times it was searched before
+  int32_t used = 0;                 // backtracks used
+  int32_t lastFrom = -1, lastTo = 0;  // the last backtrack: the window that sent the search back, where to
+  bool operator==(const SearchBacktrackRecord&) const = default;
+  bool empty() const { return attempts.empty(); }
+  // The windows from the start to `leaf` (-1: none).
+  std::vector<ControlWindow> path(int32_t leaf) const;
+};
+
 // The time steps a controller may be made at and played at (s).
 inline constexpr double kMinControllerStep = 1e-4, kMaxControllerStep = 5e-3;
 
@@ -59,6 +84,7 @@ struct ControllerObject {
   // best first (the first is `windows`). `sinew-cli optimize --resume`
   // replays them and goes on as if it had never stopped. Empty once finished.
   std::vector<std::vector<ControlWindow>> searchKept;
+  SearchBacktrackRecord searchBacktrack;  // and, when it backtracks, the rest of its state (empty otherwise)
   bool operator==(const ControllerObject&) const = default;
 
   double duration() const;               // simulated: sum of window durations

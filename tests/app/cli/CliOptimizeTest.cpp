@@ -324,6 +324,90 @@ TEST(CliOptimize, AKilledSearchResumesFromItsCheckpointToTheSameController) {
   EXPECT_NE(none.err.find("none.sinew: does not exist"), std::string::npos) << none.err;
 }
 
+// A backtracking search killed while it searches a window again (no window
+// done yet, the first search of it pending) resumes from its checkpoint,
+// which keeps what its backtracking needs, to the controller an
+// uninterrupted search makes, with no backtrack given back.
+TEST(CliOptimize, AKilledBacktrackingSearchResumesAsIfItHadNotStopped) {
+  const TempDir dir;
+  auto args = [&](const std::string& out) {
+    return std::vector<std::string>{"optimize", kProject, "--clip", kClip, "--start", "0", "--end", "0.3",
+                                    "--samples", "4", "--keep", "2", "--seed", "5", "--threads", "2",
+                                    "--backtracks", "3", "--backtrack-windows", "1", "--backtrack-above", "1e-9",
+                                    "--name", "seg", "-o", out};
+  };
+  // Every window is above 1e-9: window 1 is searched four times, then the
+  // search is out of backtracks and goes on.
+  std::vector<std::string> fullArgs = args(dir.file("full.sinew"));
+  fullArgs.insert(fullArgs.end(), {"--stats-json", dir.file("full.json")});
+  const ProcessResult full = cli(dir, fullArgs);
+  ASSERT_EQ(full.exitCode, 0) << full.out << full.err;
+  const json fullStats = json::parse(test::readBytes(dir.file("full.json")));
+  EXPECT_EQ(fullStats["backtracks"], 3);
+  ASSERT_EQ(fullStats["windows"].size(), 6u);
+  const Project a = loadProject(dir.file("full.sinew"));
+
+  // Checkpoints after every window; SIGKILL once `line` was printed `times` times.
+  auto killAfter = [&](const std::string& part, const std::string& line, int times) {
+    const std::string log = dir.file("log.txt");
+    std::string cmd = "'" + kCli + "'";
+    for (const std::string& arg : args(part)) cmd += " '" + arg + "'";
+    // (The log may not exist yet when the loop first looks: it waits then too.)
+    const std::string script = cmd + " --checkpoint 0 > '" + log + "' 2>&1 & pid=$!; until [ \"$(grep -c '" + line + "' '" +
+                               log + "' 2>/dev/null)\" -ge " + std::to_string(times) +
+                               " ] 2>/dev/null; do sleep 0.05; if ! kill -0 $pid 2>/dev/null; then break; fi; done; kill -KILL $pid; wait $pid; echo $?";
+    const ProcessResult killed = test::runProcess({"/bin/sh", "-c", script}, dir.path().string(), 300);
+    ASSERT_FALSE(killed.timedOut);
+    ASSERT_EQ(test::lines(killed.out).back(), "137") << test::readBytes(log);
+  };
+  // The resumed search evaluates exactly the samples the full one did after
+  // its first `searched` window searches (those done before the kill).
+  auto resume = [&](const std::string& part, size_t searched) {
+    std::vector<std::string> again = args(part);
+    again.insert(again.end(), {"--resume", "--stats-json", dir.file("r.json")});
+    const ProcessResult r = cli(dir, again);
+    if (r.exitCode != 0) {
+      ADD_FAILURE() << r.out << r.err;
+      return std::string();
+    }
+    const json stats = json::parse(test::readBytes(dir.file("r.json")));
+    EXPECT_EQ(stats["backtracks"], 3) << "no backtrack given back";
+    int64_t samples = fullStats["samples_evaluated"].get<int64_t>();
+    for (size_t i = 0; i < searched; ++i) samples -= fullStats["windows"][i]["samples"].get<int64_t>();
+    EXPECT_EQ(stats["samples_evaluated"].get<int64_t>(), samples) << "searched as the full search did after the kill";
+    EXPECT_EQ(stats["windows_done"], stats["windows_total"]);
+    const Project b = loadProject(part);
+    EXPECT_TRUE(a.controllers[0].windows == b.controllers[0].windows) << "the resumed search found another controller";
+    EXPECT_TRUE(b.controllers[0].searchBacktrack.empty()) << "a finished search keeps no search state";
+    return r.out;
+  };
+
+  // Killed while window 1 is searched the third time.
+  const std::string part = dir.file("part.sinew");
+  killAfter(part, "checkpoint: 0/", 2);
+  {
+    const Project checkpoint = loadProject(part);
+    ASSERT_EQ(checkpoint.controllers.size(), 1u);
+    const ControllerObject& saved = checkpoint.controllers[0];
+    EXPECT_TRUE(saved.windows.empty()) << "killed before any window went on";
+    ASSERT_FALSE(saved.searchBacktrack.empty());
+    EXPECT_EQ(saved.searchBacktrack.used, 2);
+    ASSERT_EQ(saved.searchBacktrack.pending.size(), 1u) << "the better search of window 1 so far";
+    EXPECT_EQ(saved.searchBacktrack.pending[0].window, 0);
+  }
+  const std::string out = resume(part, 2);
+  EXPECT_NE(out.find("resuming 'seg' after window 0/3: replaying its 1 kept path(s) and the 2 other kept set(s) its "
+                     "backtracking needs (2 backtrack(s) used)"),
+            std::string::npos)
+      << out;
+  // Killed once window 1 went on: window 2 may not go back (no backtrack is
+  // left); if the search forgot, it would, three more times.
+  const std::string later = dir.file("later.sinew");
+  killAfter(later, "checkpoint: 1/", 1);
+  EXPECT_EQ(loadProject(later).controllers[0].searchBacktrack.used, 3);
+  resume(later, 4);
+}
+
 // A search redone from part-way (--redo-from, what a long search that fell
 // late needs): the windows that end by then are kept bit for bit and the rest
 // searched anew with another seed and budget; the controller records how its

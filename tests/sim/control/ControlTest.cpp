@@ -337,25 +337,38 @@ TEST(Samcon, ABadWindowSendsTheSearchBackAndTheBetterSearchGoesOn) {
   EXPECT_FALSE(once[0].targets == again[0].targets);
 }
 
-// The real samples, with 1000 added to every cost of the listed searches of
-// a window ((window, how many times it was searched before)): a window that
-// goes badly where a test wants it to.
+// The real samples, with 1000 added to the cost of every sample drawn for
+// the listed searches of a window ((window, how many times it was searched
+// before)), recognised by its targets and duration: a window that goes badly
+// where a test wants it to, and goes as badly when it is replayed.
 class BadSearches final : public SampleEvaluator {
  public:
-  explicit BadSearches(std::set<std::pair<int32_t, int32_t>> bad) : bad_(std::move(bad)) {}
+  BadSearches(const SamconProblem& problem, const std::set<std::pair<int32_t, int32_t>>& bad) {
+    for (const auto& [window, attempt] : bad)
+      for (SampleTask& t : drawSamples(problem, window, 1, attempt)) bad_.push_back(std::move(t));
+  }
   void evaluate(const SamconProblem& problem, double referenceEnd, const std::vector<liu2013::Liu2013State>& starts,
                 const std::vector<SampleTask>& tasks, int keep, std::vector<SampleOutcome>& outcomes,
                 std::vector<std::pair<int32_t, liu2013::Liu2013State>>& kept, const Progress& progress) override {
-    real_->evaluate(problem, referenceEnd, starts, tasks, keep, outcomes, kept, progress);
-    const int32_t window = tasks.empty() ? -1 : tasks.front().window;
-    if (bad_.count({window, searched_[window]++}))
-      for (SampleOutcome& o : outcomes) o.cost.total += 1000;
+    // The kept set is chosen here, after the penalties: all states, ranked.
+    std::vector<std::pair<int32_t, liu2013::Liu2013State>> all;
+    real_->evaluate(problem, referenceEnd, starts, tasks, int(tasks.size()), outcomes, all, progress);
+    for (size_t i = 0; i < tasks.size(); ++i)
+      if (std::any_of(bad_.begin(), bad_.end(), [&](const SampleTask& b) {
+            return b.window == tasks[i].window && b.steps == tasks[i].steps && b.targets == tasks[i].targets;
+          }))
+        outcomes[i].cost.total += 1000;
+    std::vector<double> costs;
+    for (const SampleOutcome& o : outcomes) costs.push_back(o.cost.total);
+    kept.clear();
+    for (int32_t i : selectBest(costs, keep))
+      for (auto& a : all)
+        if (a.first == i) kept.emplace_back(i, std::move(a.second));
   }
   int workers() const override { return 1; }
 
  private:
-  std::set<std::pair<int32_t, int32_t>> bad_;
-  std::map<int32_t, int32_t> searched_;
+  std::vector<SampleTask> bad_;
   std::unique_ptr<SampleEvaluator> real_ = makeThreadedEvaluator(1);
 };
 
@@ -369,8 +382,8 @@ TEST(Samcon, AWindowThatGoesBadlyAgainSendsTheSearchFurtherBack) {
   problem.options.backtracks = 3;
   problem.options.backtrackAbove = 100;
   problem.options.backtrackWindows = 1;
-  SamconSearch search(problem, std::make_unique<BadSearches>(std::set<std::pair<int32_t, int32_t>>{
-                                   {2, 0}, {2, 1}, {3, 0}}));
+  SamconSearch search(problem, std::make_unique<BadSearches>(problem, std::set<std::pair<int32_t, int32_t>>{
+                                                                          {2, 0}, {2, 1}, {3, 0}}));
   while (!search.finished()) search.runWindow();
   EXPECT_FALSE(search.failed());
   EXPECT_EQ(search.backtracksUsed(), 3);
@@ -394,6 +407,101 @@ TEST(Samcon, AWindowThatGoesBadlyAgainSendsTheSearchFurtherBack) {
   for (const ControlWindow& w : best) EXPECT_LT(w.cost, 100);
   EXPECT_FALSE(r[7].earlierKept);
   EXPECT_FALSE(r[10].earlierKept);
+}
+
+// A backtracking search stopped anywhere, even part-way through windows it
+// searches again or with no window done, and resumed from what a checkpoint
+// saves (the kept paths and the backtracking record) goes on exactly as the
+// uninterrupted search: the same windows searched, the same samples, the same
+// controller. Without the record it would not.
+TEST(Samcon, ABacktrackingSearchResumedAnywhereGoesOnAsIfItHadNotStopped) {
+  const PreparedOptimization prepared = twoShortWindows(0.6);
+  SamconProblem problem = prepared.problem;
+  problem.options.backtracks = 3;
+  problem.options.backtrackAbove = 100;
+  problem.options.backtrackWindows = 1;
+  const std::set<std::pair<int32_t, int32_t>> bad{{2, 0}, {2, 1}, {3, 0}};
+  // What a checkpoint saves, after 3 reports (window 2 first sent the search
+  // back: one set pending), 5 (it sent it further back, to no window done)
+  // and 9 (window 3 sent it back).
+  struct Checkpoint {
+    std::vector<std::vector<ControlWindow>> kept;
+    SearchBacktrackRecord record;
+    int32_t done = 0;
+    int64_t samples = 0;
+  };
+  std::map<size_t, Checkpoint> checkpoints{{3, {}}, {5, {}}, {9, {}}};
+  SamconSearch full(problem, std::make_unique<BadSearches>(problem, bad));
+  while (!full.finished()) {
+    full.runWindow();
+    auto c = checkpoints.find(full.reports().size());
+    if (c != checkpoints.end())
+      c->second = {full.keptPaths(), full.backtrackRecord(), full.windowsDone(), full.samplesEvaluated()};
+  }
+  const std::vector<WindowReport>& all = full.reports();
+  ASSERT_EQ(all.size(), 11u) << "the search of AWindowThatGoesBadlyAgainSendsTheSearchFurtherBack";
+  EXPECT_EQ(checkpoints[5].done, 0);
+  EXPECT_EQ(checkpoints[3].record.pending.size(), 1u);
+  auto same = [](const WindowReport& a, const WindowReport& b) {
+    return a.window == b.window && a.attempt == b.attempt && a.backTo == b.backTo && a.earlierKept == b.earlierKept &&
+           a.samples == b.samples && a.fallen == b.fallen && a.best.total == b.best.total && a.timeScale == b.timeScale;
+  };
+  auto controller = [&](const Checkpoint& c) {  // as a checkpoint file has it
+    ControllerObject saved;
+    saved.name = "seg";
+    saved.start = 0.2;
+    saved.end = 0.6;
+    saved.jointMap.assign(problem.windows.front().targets.size(), "");
+    saved.reference = prepared.retarget.clip;
+    saved.windows = c.kept.front();
+    saved.searchKept = c.kept;
+    saved.searchBacktrack = c.record;
+    return saved;
+  };
+  for (const auto& [stop, c] : checkpoints) {
+    ASSERT_FALSE(c.record.empty());
+    EXPECT_EQ(c.kept.front().size(), size_t(c.done));
+    EXPECT_NO_THROW(controller(c).validate("test", problem.windows.front().targets.size())) << stop;
+    SamconSearch resumed(problem, std::make_unique<BadSearches>(problem, bad));
+    resumed.resume(c.kept, Progress::none(), {}, c.record);
+    EXPECT_EQ(resumed.windowsDone(), c.done);
+    while (!resumed.finished()) resumed.runWindow();
+    const std::vector<WindowReport>& after = resumed.reports();
+    ASSERT_EQ(after.size(), all.size() - stop) << "stopped after " << stop;
+    for (size_t i = 0; i < after.size(); ++i) EXPECT_TRUE(same(after[i], all[stop + i])) << stop << " " << i;
+    EXPECT_TRUE(resumed.best() == full.best()) << stop;
+    EXPECT_TRUE(resumed.bestState() == full.bestState()) << stop;
+    EXPECT_EQ(resumed.backtracksUsed(), full.backtracksUsed());
+    EXPECT_EQ(c.samples + resumed.samplesEvaluated(), full.samplesEvaluated());
+  }
+  // Without the record the search forgets that window 2 sent it back and
+  // what that search of it found: it goes another way.
+  const Checkpoint& c3 = checkpoints[3];
+  {
+    SamconSearch forgetful(problem, std::make_unique<BadSearches>(problem, bad));
+    forgetful.resume(c3.kept);
+    while (!forgetful.finished()) forgetful.runWindow();
+    std::vector<int32_t> windows, expected;
+    for (const WindowReport& r : forgetful.reports()) windows.push_back(r.window);
+    for (size_t i = 3; i < all.size(); ++i) expected.push_back(all[i].window);
+    EXPECT_NE(windows, expected) << "the record made no difference";
+  }
+  // A record that does not fit is refused, naming what is wrong.
+  SearchBacktrackRecord shorter = c3.record;
+  shorter.attempts.pop_back();
+  SamconSearch other(problem, makeThreadedEvaluator(1));
+  EXPECT_THROW(other.resume(c3.kept, Progress::none(), {}, shorter), InputError);
+  SearchBacktrackRecord wrongLength = c3.record;
+  wrongLength.pending.back().window += 1;
+  SamconSearch another(problem, makeThreadedEvaluator(1));
+  EXPECT_THROW(another.resume(c3.kept, Progress::none(), {}, wrongLength), InputError);
+  ControllerObject broken = controller(c3);
+  ASSERT_FALSE(broken.searchBacktrack.parent.empty());
+  broken.searchBacktrack.parent.back() = int32_t(broken.searchBacktrack.parent.size());
+  EXPECT_THROW(broken.validate("test", broken.jointMap.size()), InputError) << "a parent after its child";
+  broken = controller(c3);
+  broken.searchBacktrack.pending.back().leaves.push_back(int32_t(broken.searchBacktrack.nodes.size()));
+  EXPECT_THROW(broken.validate("test", broken.jointMap.size()), InputError) << "a leaf that is not a node";
 }
 
 // The balance feedback's reduced state is zero on the reference and measures
