@@ -20,7 +20,7 @@
 //               [--backtracks N] [--backtrack-above COST]
 // (--step: the search's and its controllers' time step, as optimize --step;
 // default the project's, 0.5 ms; --backtracks, --backtrack-above: as optimize's,
-// default none).
+// default each segment's: none but for the run).
 // e.g. `build/bin/track_bench --samples 60 --keep 10 --seeds 1 --only turn,walk --out /tmp/tb`.
 #include "control/Cost.h"
 #include "control/Flight.h"
@@ -58,6 +58,8 @@ struct Segment {
   double positionWeight = 1;  // the cost's root-position weight
   double pdFrequency = 5;     // Hz (optimize --pd-frequency)
   double settle = 0;          // s of searched standing tail (optimize --settle)
+  int backtracks = 0;         // optimize --backtracks
+  double backtrackAbove = 0;  // optimize --backtrack-above
 };
 
 const std::vector<Segment>& segments() {
@@ -68,14 +70,14 @@ const std::vector<Segment>& segments() {
       {"01_01-whole", "01_01", 0.0, -1, 4, 8, 1},  // 22.9 s; the shipped one was redone in parts
       {"kick", "Kick", 0.0, 2.5, 4, 8, 1},     // shipped: seed 1
       {"walk", "Walk in place", 0.0, 2.0, 1, 5, 1},  // shipped: seed 1, 150 samples
-      {"run", "Run (generated)", 0.0, 4.0, 4, 8, 0},  // speeding up to 3 m/s; none ships
+      {"run", "Run (generated)", 0.0, 10.0, 4, 8, 1, 12, 1.0},  // 3 m/s, then stops; shipped: seed 1
   };
   return list;
 }
 
 struct Options {
-  int samples = 300, keep = 20, threads = 0, backtracks = 0;
-  double step = 0, backtrackAbove = 0;
+  int samples = 300, keep = 20, threads = 0, backtracks = -1;  // -1: the segment's
+  double step = 0, backtrackAbove = -1;
   std::vector<uint64_t> seeds{1, 2, 3};
   std::vector<std::string> only;
   std::string out = "track-bench";
@@ -113,8 +115,8 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   spec.pdFrequency = seg.pdFrequency;
   spec.settle = seg.settle;
   spec.step = o.step;
-  spec.samcon.backtracks = o.backtracks;
-  spec.samcon.backtrackAbove = o.backtrackAbove;
+  spec.samcon.backtracks = o.backtracks >= 0 ? o.backtracks : seg.backtracks;
+  spec.samcon.backtrackAbove = o.backtrackAbove >= 0 ? o.backtrackAbove : seg.backtrackAbove;
   const control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
   control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(o.threads));
   RunResult r;
@@ -221,8 +223,13 @@ int main(int argc, char** argv) {
       else if (a == "--threads") o.threads = std::stoi(value());
       else if (a == "--out") o.out = value();
       else if (a == "--step") o.step = std::stod(value());
-      else if (a == "--backtracks") o.backtracks = std::stoi(value());
-      else if (a == "--backtrack-above") o.backtrackAbove = std::stod(value());
+      else if (a == "--backtracks") {
+        o.backtracks = std::stoi(value());
+        if (o.backtracks < 0) throw std::runtime_error("must not be negative");
+      } else if (a == "--backtrack-above") {
+        o.backtrackAbove = std::stod(value());
+        if (!(o.backtrackAbove >= 0)) throw std::runtime_error("must not be negative");
+      }
       else if (a == "--only") o.only = split(value());
       else if (a == "--seeds") {
         o.seeds.clear();
@@ -240,9 +247,8 @@ int main(int argc, char** argv) {
     std::cerr << "track_bench: --step must be 0 or lie in [0.0001, 0.005] s\n";
     return 1;
   }
-  if (o.samples < 1 || o.keep < 1 || o.seeds.empty() || o.backtracks < 0 || !(o.backtrackAbove >= 0)) {
-    std::cerr << "track_bench: --samples and --keep must be at least 1, --seeds not empty, --backtracks and "
-                 "--backtrack-above not negative\n";
+  if (o.samples < 1 || o.keep < 1 || o.seeds.empty()) {
+    std::cerr << "track_bench: --samples and --keep must be at least 1, --seeds not empty\n";
     return 1;
   }
   std::filesystem::create_directories(o.out);
