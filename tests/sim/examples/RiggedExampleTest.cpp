@@ -74,10 +74,3 @@ TEST(RiggedExample, CommittedJumpProjectIsTheRiggedOneWithItsControllers) {
 TEST(RiggedExample, CommittedKickProjectIsTheRiggedOneWithAController) {
   expectRiggedPlusControllers("humanoid-kick.sinew", {"Kick 0-2.5 s"}, "Kick", 1);
 }
-
-// The run: the whole of the project's own "Run (generated)" clip (0-10 s)
-// with a standing tail, searched with backtracking (docs/PERFORMANCE.md has
-// the command); the controller took one id.
-TEST(RiggedExample, CommittedRunProjectIsTheRiggedOneWithAController) {
-  expectRiggedPlusControllers("humanoid-run.sinew", {"Run (generated) 0-10 s"}, "Run (generated)", 1);
-}
