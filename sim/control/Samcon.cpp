@@ -503,6 +503,11 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
       throw InputError("--resume", "the saved backtracking record has " + std::to_string(record.attempts.size()) +
                                        " windows; this segment has " + std::to_string(problem_.windows.size()));
     if (problem_.options.backtracks <= 0) throw InputError("--resume", "the saved search backtracks; this one does not");
+    if (record.parent.size() != record.nodes.size())
+      throw InputError("--resume", "the saved backtracking record's tree has a parent per node");
+    for (size_t i = 0; i < record.parent.size(); ++i)
+      if (record.parent[i] < -1 || record.parent[i] >= int32_t(i))
+        throw InputError("--resume", "the saved backtracking record's node " + std::to_string(i) + " follows no earlier node");
     for (const auto* sets : {&record.remembered, &record.pending})
       for (const SearchBacktrackRecord::KeptSet& set : *sets) {
         // A remembered set is `window` windows long, a pending one window + 1.
@@ -510,6 +515,8 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
         if (length > problem_.windows.size())
           throw InputError("--resume", "a kept set of the saved backtracking record lies past the segment's end");
         for (int32_t leaf : set.leaves) {
+          if (leaf < -1 || leaf >= int32_t(record.nodes.size()))
+            throw InputError("--resume", "a kept set of the saved backtracking record names a node it does not have");
           paths.push_back(record.path(leaf));
           if (paths.back().size() != length)
             throw InputError("--resume", "a kept set of the saved backtracking record has a path of " +
