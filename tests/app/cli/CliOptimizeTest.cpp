@@ -400,12 +400,6 @@ TEST(CliOptimize, AKilledBacktrackingSearchResumesAsIfItHadNotStopped) {
                      "backtracking needs (2 backtrack(s) used)"),
             std::string::npos)
       << out;
-  // Killed once window 1 went on: window 2 may not go back (no backtrack is
-  // left); if the search forgot, it would, three more times.
-  const std::string later = dir.file("later.sinew");
-  killAfter(later, "checkpoint: 1/", 1);
-  EXPECT_EQ(loadProject(later).controllers[0].searchBacktrack.used, 3);
-  resume(later, 4);
 }
 
 // A search redone from part-way (--redo-from, what a long search that fell
