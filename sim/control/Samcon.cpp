@@ -422,8 +422,11 @@ std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::
   for (const auto& path : paths) windows = std::max(windows, path.size());
   // The paths share their beginnings: level by level, each distinct window
   // (after the same parent) is simulated once. `at[p]`: path p's node on the
-  // current level; a path that has ended keeps its end.
-  std::vector<Replayed> ends(paths.size(), Replayed{{problem_.start, {}, 0.0}, {}});
+  // current level; a path that has ended keeps its end (a path of no
+  // windows: the start).
+  std::vector<Replayed> ends(paths.size());
+  for (size_t p = 0; p < paths.size(); ++p)
+    if (paths[p].empty()) ends[p].node = {problem_.start, {}, 0.0};
   std::vector<Node> level{{problem_.start, {}, 0.0}};
   std::vector<int32_t> at(paths.size(), 0);
   for (size_t k = 0; k < windows; ++k) {
