@@ -207,14 +207,19 @@ json windowJson(const control::WindowReport& r) {
           {"wall_seconds", r.wallSeconds},
           {"attempt", r.attempt},
           {"earlier_kept", r.earlierKept},
-          {"back_to", r.backTo}};
+          {"back_to", r.backTo},
+          {"furthest_good", r.furthestGood}};
 }
 
 // What backtracking did after a window (empty: nothing).
 std::string backtrackText(const control::WindowReport& r) {
   std::ostringstream o;
   if (r.earlierKept) o << "  its earlier search was better and goes on\n";
-  if (r.backTo > r.window)
+  if (r.furthestGood)
+    o << "  " << (r.best.fallen ? std::string("every sample fell") : "above --backtrack-above")
+      << ", out of backtracks: going on from an earlier search's kept set after window " << r.backTo
+      << ", the furthest that stayed under --backtrack-above\n";
+  else if (r.backTo > r.window)
     o << "  every sample fell again: going on from the earlier search of window " << r.backTo << "\n";
   else if (r.backTo >= 0)
     o << "  " << (r.best.fallen ? std::string("every sample fell") : "above --backtrack-above") << ": back to window "

@@ -384,6 +384,19 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
     reports_.push_back(report);
     return report;
   }
+  // Out of backtracks: an earlier pass that got past this window with good
+  // costs goes on from where it got to, rather than this worse one.
+  if (bad && !furthest_.empty() && furthestDone_ > k) {
+    kept_ = furthest_;
+    done_ = furthestDone_;
+    report.backTo = done_;
+    report.furthestGood = true;
+    std::erase_if(pending_, [&](const Pending& p) { return p.window < done_; });
+    forgetHistoryOutsideReach();
+    remember();
+    reports_.push_back(report);
+    return report;
+  }
   // Every sample fell (or blew up) and there is no going back: the search
   // cannot go on from here. The window is not kept: the path and states stay
   // those of the windows that worked (an unstable sample's state is not even
@@ -401,9 +414,26 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
     kept_ = std::move(next);
     ++done_;
     remember();
+    noteGood();
   }
   reports_.push_back(report);
   return report;
+}
+
+// The kept set after done_ windows, when it is good and the furthest yet.
+void SamconSearch::noteGood() {
+  const SamconOptions& o = problem_.options;
+  if (o.backtracks <= 0 || !(o.backtrackAbove > 0) || done_ <= furthestDone_) return;
+  if (kept_.front().cost > o.backtrackAbove) return;
+  furthest_ = kept_;
+  furthestDone_ = done_;
+}
+
+// After a jump ahead: the remembered sets a backtrack from here cannot reach
+// are dropped (an earlier pass's, past or before the reach).
+void SamconSearch::forgetHistoryOutsideReach() {
+  for (int32_t d = 0; d < int32_t(history_.size()); ++d)
+    if (d < done_ - historyDepth() || d > done_) std::vector<Node>().swap(history_[size_t(d)]);
 }
 
 std::vector<ControlWindow> SamconSearch::best() const { return kept_.front().path; }
@@ -511,9 +541,10 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
     for (size_t i = 0; i < record.parent.size(); ++i)
       if (record.parent[i] < -1 || record.parent[i] >= int32_t(i))
         throw InputError("--resume", "the saved backtracking record's node " + std::to_string(i) + " follows no earlier node");
-    for (const auto* sets : {&record.remembered, &record.pending})
+    const std::vector<SearchBacktrackRecord::KeptSet> furthest{record.furthest};
+    for (const auto* sets : {&record.remembered, &record.pending, &furthest})
       for (const SearchBacktrackRecord::KeptSet& set : *sets) {
-        // A remembered set is `window` windows long, a pending one window + 1.
+        // A remembered (or the furthest) set is `window` windows long, a pending one window + 1.
         const size_t length = size_t(set.window) + (sets == &record.pending ? 1 : 0);
         if (length > problem_.windows.size())
           throw InputError("--resume", "a kept set of the saved backtracking record lies past the segment's end");
@@ -554,6 +585,8 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
       p.kept = take(set.leaves.size());
       pending_.push_back(std::move(p));
     }
+    furthest_ = take(record.furthest.leaves.size());
+    furthestDone_ = furthest_.empty() ? 0 : record.furthest.window;
     attempts_ = record.attempts;
     backtracks_ = record.used;
     lastFrom_ = record.lastFrom;
@@ -599,6 +632,7 @@ SearchBacktrackRecord SamconSearch::backtrackRecord() const {
   for (int32_t d = std::max(0, done_ - historyDepth()); d <= done_; ++d)
     if (!history_[size_t(d)].empty()) r.remembered.push_back(set(d, history_[size_t(d)]));
   for (const Pending& p : pending_) r.pending.push_back(set(p.window, p.kept));
+  if (!furthest_.empty()) r.furthest = set(furthestDone_, furthest_);
   return r;
 }
 

@@ -60,7 +60,11 @@ struct SamconOptions {
   // back goes `backtrackWindows` further back than that time (going back
   // there did not help), as far as the remembered kept sets reach
   // (kBacktrackReach x backtrackWindows windows). At most `backtracks` times
-  // in a search (0: never, as in the papers).
+  // in a search (0: never, as in the papers). Out of backtracks, a window
+  // that goes badly hands over to the furthest-reaching good kept set any
+  // earlier search found (best cost at most `backtrackAbove`), when that
+  // one got past this window: a pass that went worse never throws away a
+  // better one.
   int backtracks = 0;
   double backtrackAbove = 0;
   int backtrackWindows = 5;
@@ -142,7 +146,8 @@ struct WindowReport {
   double timeScale = 1;           // of the best sample
   int32_t attempt = 0;            // how many times this window was searched before (backtracking)
   bool earlierKept = false;       // searched again, the earlier search of it was better and goes on
-  int32_t backTo = -1;            // the search went back: windows done now (-1: it went on)
+  int32_t backTo = -1;            // the search went back (or on): windows done now (-1: it went on as usual)
+  bool furthestGood = false;      // out of backtracks: the furthest good kept set found earlier goes on (backTo)
 };
 
 // A search in progress: run window by window (the GUI pauses between
@@ -214,6 +219,11 @@ class SamconSearch {
   std::vector<Pending> pending_;
   int32_t backtracks_ = 0;
   int32_t lastFrom_ = -1, lastTo_ = 0;      // the last backtrack: the window that sent the search back, where to
+  // The furthest good kept set found (best cost at most backtrackAbove) and its windows done.
+  std::vector<Node> furthest_;
+  int32_t furthestDone_ = 0;
+  void noteGood();
+  void forgetHistoryOutsideReach();
   int32_t historyDepth() const;
   void remember();
   bool goBack(int32_t window, std::vector<Node>& kept, WindowReport& report);  // takes `kept` when it goes back

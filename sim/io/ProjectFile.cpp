@@ -214,6 +214,8 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
                             {"pending", sets(r.pending)}, {"attempts", r.attempts},
                             {"used", r.used},           {"lastFrom", r.lastFrom},
                             {"lastTo", r.lastTo}};
+    if (!r.furthest.leaves.empty())  // optional: absent when no good kept set was found
+      o["searchBacktrack"]["furthest"] = {{"window", r.furthest.window}, {"leaves", r.furthest.leaves}};
   }
   if (!c.feedback.empty()) {
     std::vector<double> gains;
@@ -499,6 +501,11 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
     r.used = field<int32_t>(b, "used", rctx, path);
     r.lastFrom = field<int32_t>(b, "lastFrom", rctx, path);
     r.lastTo = field<int32_t>(b, "lastTo", rctx, path);
+    if (b.contains("furthest")) {
+      const json& f = b.at("furthest");
+      r.furthest = {field<int32_t>(f, "window", rctx + " furthest", path),
+                    field<std::vector<int32_t>>(f, "leaves", rctx + " furthest", path)};
+    }
   }
   if (c.contains("feedback")) {
     const json& f = c.at("feedback");

@@ -67,7 +67,8 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
         throw InputError(context, record + " node " + std::to_string(i) + ": its parent is not an earlier node");
       checkWindow(r.nodes[i], record + " node " + std::to_string(i));
     }
-    for (const auto* sets : {&r.remembered, &r.pending})
+    const std::vector<SearchBacktrackRecord::KeptSet> furthest{r.furthest};
+    for (const auto* sets : {&r.remembered, &r.pending, &furthest})
       for (const SearchBacktrackRecord::KeptSet& s : *sets) {
         if (s.window < 0) throw InputError(context, record + ": a kept set's window is negative");
         for (int32_t leaf : s.leaves)

@@ -54,6 +54,7 @@ struct SearchBacktrackRecord {
   std::vector<ControlWindow> nodes;
   std::vector<KeptSet> remembered;  // by windows done, oldest first
   std::vector<KeptSet> pending;     // the innermost (latest) last
+  KeptSet furthest;                 // the furthest good kept set found (windows done; no leaves: none)
   std::vector<int32_t> attempts;    // per window of the search: how many times it was searched before
   int32_t used = 0;                 // backtracks used
   int32_t lastFrom = -1, lastTo = 0;  // the last backtrack: the window that sent the search back, where to

@@ -409,6 +409,84 @@ TEST(Samcon, AWindowThatGoesBadlyAgainSendsTheSearchFurtherBack) {
   EXPECT_FALSE(r[10].earlierKept);
 }
 
+// Out of backtracks, a window that goes badly hands over to the furthest
+// good kept set an earlier pass found, when that pass got past the window:
+// the worse pass does not throw the better one away. A checkpoint keeps that
+// set, so a search resumed before or after the hand-over goes on the same.
+TEST(Samcon, OutOfBacktracksTheFurthestGoodSearchGoesOn) {
+  const PreparedOptimization prepared = twoShortWindows(0.6);
+  ASSERT_EQ(prepared.problem.windows.size(), 4u);
+  SamconProblem problem = prepared.problem;
+  problem.options.backtracks = 2;
+  problem.options.backtrackAbove = 100;
+  problem.options.backtrackWindows = 1;
+  const std::set<std::pair<int32_t, int32_t>> bad{{2, 0}, {1, 1}, {1, 2}};
+  std::map<size_t, std::pair<std::vector<std::vector<ControlWindow>>, SearchBacktrackRecord>> checkpoints{{5, {}}, {6, {}}};
+  SamconSearch search(problem, std::make_unique<BadSearches>(problem, bad));
+  std::vector<std::vector<ControlWindow>> firstPass;  // the kept paths after windows 0 and 1
+  while (!search.finished()) {
+    search.runWindow();
+    if (search.reports().size() == 2) firstPass = search.keptPaths();
+    auto c = checkpoints.find(search.reports().size());
+    if (c != checkpoints.end()) c->second = {search.keptPaths(), search.backtrackRecord()};
+  }
+  EXPECT_FALSE(search.failed());
+  const std::vector<WindowReport>& r = search.reports();
+  std::vector<int32_t> windows, attempts, backTo;
+  for (const WindowReport& w : r) {
+    windows.push_back(w.window);
+    attempts.push_back(w.attempt);
+    backTo.push_back(w.backTo);
+  }
+  // Windows 0 and 1 go well, window 2 badly: back to window 1, which goes
+  // badly again (further back, to 0; the backtracks are used up). Window 1's
+  // third search goes badly too: the first pass's kept set after window 1
+  // goes on (2 windows done), and window 2's second search is good.
+  EXPECT_EQ(windows, (std::vector<int32_t>{0, 1, 2, 1, 0, 1, 2, 3}));
+  EXPECT_EQ(attempts, (std::vector<int32_t>{0, 0, 0, 1, 1, 2, 1, 0}));
+  EXPECT_EQ(backTo, (std::vector<int32_t>{-1, -1, 1, 0, -1, 2, -1, -1}));
+  for (size_t i = 0; i < r.size(); ++i) EXPECT_EQ(r[i].furthestGood, i == 5) << i;
+  EXPECT_GT(r[5].best.total, 1000) << "the window that handed over went badly";
+  EXPECT_EQ(search.samplesEvaluated(), 4 * 6 + 4 * 12);
+  const std::vector<ControlWindow> best = search.best();
+  ASSERT_EQ(best.size(), 4u);
+  for (const ControlWindow& w : best) EXPECT_LT(w.cost, 100);
+  const std::vector<ControlWindow> start(best.begin(), best.begin() + 2);
+  EXPECT_TRUE(std::find(firstPass.begin(), firstPass.end(), start) != firstPass.end()) << "the first pass's windows 0 and 1";
+
+  // Checkpoints before the hand-over (the furthest set is the first pass's,
+  // two windows ahead) and after it resume to the same search.
+  ASSERT_EQ(checkpoints[5].second.furthest.window, 2);
+  ASSERT_FALSE(checkpoints[5].second.furthest.leaves.empty());
+  EXPECT_EQ(checkpoints[5].first.front().size(), 1u);
+  for (const auto& [stop, c] : checkpoints) {
+    SamconSearch resumed(problem, std::make_unique<BadSearches>(problem, bad));
+    resumed.resume(c.first, Progress::none(), {}, c.second);
+    while (!resumed.finished()) resumed.runWindow();
+    ASSERT_EQ(resumed.reports().size(), r.size() - stop) << stop;
+    for (size_t i = 0; i < resumed.reports().size(); ++i) {
+      EXPECT_EQ(resumed.reports()[i].window, r[stop + i].window) << stop << " " << i;
+      EXPECT_EQ(resumed.reports()[i].backTo, r[stop + i].backTo) << stop << " " << i;
+      EXPECT_EQ(resumed.reports()[i].best.total, r[stop + i].best.total) << stop << " " << i;
+    }
+    EXPECT_TRUE(resumed.best() == search.best()) << stop;
+    EXPECT_TRUE(resumed.bestState() == search.bestState()) << stop;
+  }
+  // Without the furthest set, the resumed search has nothing to go on from.
+  SearchBacktrackRecord forgetful = checkpoints[5].second;
+  forgetful.furthest = {};
+  SamconSearch without(problem, std::make_unique<BadSearches>(problem, bad));
+  without.resume(checkpoints[5].first, Progress::none(), {}, forgetful);
+  while (!without.finished()) without.runWindow();
+  EXPECT_TRUE(without.failed()) << "every sample of window 1 fell (the penalty), and of window 2 before";
+  EXPECT_EQ(without.windowsDone(), 1);
+  // A furthest set that names a node the record lacks is refused.
+  SearchBacktrackRecord broken = checkpoints[5].second;
+  broken.furthest.leaves.push_back(int32_t(broken.nodes.size()));
+  SamconSearch refused(problem, makeThreadedEvaluator(1));
+  EXPECT_THROW(refused.resume(checkpoints[5].first, Progress::none(), {}, broken), InputError);
+}
+
 // A backtracking search stopped anywhere, even part-way through windows it
 // searches again or with no window done, and resumed from what a checkpoint
 // saves (the kept paths and the backtracking record) goes on exactly as the

@@ -546,6 +546,34 @@ TEST(ProjectFile, ControllersRoundTrip) {
   const Project back = loadProject(path);
   ASSERT_EQ(back.controllers.size(), 1u);
   EXPECT_TRUE(back.controllers[0] == c);
+  {
+    // An unfinished backtracking search's state, the furthest good set included.
+    Project searching = p;
+    ControllerObject& s = searching.controllers[0];
+    s.searchKept = {s.windows};
+    SearchBacktrackRecord& r = s.searchBacktrack;
+    r.nodes = s.windows;
+    r.parent = {-1, 0, 1};
+    r.remembered = {{1, {0}}};
+    r.pending = {{2, {2}}};
+    r.furthest = {2, {1}};
+    r.attempts = {0, 1, 1};
+    r.used = 1;
+    r.lastFrom = 2;
+    r.lastTo = 1;
+    saveProject(searching, dir.file("searching.sinew"));
+    EXPECT_TRUE(loadProject(dir.file("searching.sinew")).controllers[0] == s);
+    r.furthest = {};  // none found: not written
+    saveProject(searching, dir.file("searching2.sinew"));
+    EXPECT_TRUE(loadProject(dir.file("searching2.sinew")).controllers[0] == s);
+    r.furthest = {2, {3}};
+    try {
+      searching.validate("furthest");
+      ADD_FAILURE() << "a furthest set naming a node the record lacks was accepted";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("names node 3"), std::string::npos) << e.what();
+    }
+  }
   saveProject(back, dir.file("again.sinew"));
   EXPECT_EQ(readBytes(dir.file("again.sinew")), readBytes(path));
 
