@@ -531,7 +531,17 @@ void ControllerPanel::onWindow(int window, double cost, double samplesPerSecond,
   const int plotted = std::min(window, windowsDone);
   while (costSeries_->count() > 0 && costSeries_->at(costSeries_->count() - 1).x() > plotted + 0.5)
     costSeries_->remove(costSeries_->count() - 1);
-  if (windowsDone > window) {
+  if (windowsDone > window + 1) {
+    // Out of backtracks, an earlier search that got further goes on: its path's costs.
+    log_->info(tr("Controller: window %1 went badly (cost %2), out of backtracks: going on from an earlier search "
+                  "that got to window %3")
+                   .arg(window + 1)
+                   .arg(cost, 0, 'g', 3)
+                   .arg(windowsDone));
+    costSeries_->clear();
+    if (const std::optional<ControllerObject> best = session_->best())
+      for (size_t k = 0; k < best->windows.size(); ++k) costSeries_->append(double(k + 1), best->windows[k].cost);
+  } else if (windowsDone > window) {
     costSeries_->append(window + 1, cost);
   } else {
     log_->info(tr("Controller: window %1 went badly (cost %2): searching windows %3-%1 again with fresh samples")
