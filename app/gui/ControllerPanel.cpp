@@ -525,16 +525,16 @@ void ControllerPanel::onPrepared(int windows, const QString& notes) {
   status_->setText(tr("Window 1 of %1").arg(windows));
 }
 
-void ControllerPanel::onWindow(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone) {
+void ControllerPanel::onWindow(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone,
+                               bool handedOver) {
   samplesPerSecond_ = samplesPerSecond;
   // Backtracking searches windows again: their points go until they are redone.
   const int plotted = std::min(window, windowsDone);
   while (costSeries_->count() > 0 && costSeries_->at(costSeries_->count() - 1).x() > plotted + 0.5)
     costSeries_->remove(costSeries_->count() - 1);
-  if (windowsDone > window + 1) {
-    // Out of backtracks, an earlier search that got further goes on: its path's costs.
-    log_->info(tr("Controller: window %1 went badly (cost %2), out of backtracks: going on from an earlier search "
-                  "that got to window %3")
+  if (handedOver) {
+    // The window went badly; an earlier search that got to windowsDone goes on: its path's costs.
+    log_->info(tr("Controller: window %1 went badly (cost %2): going on from an earlier search that got to window %3")
                    .arg(window + 1)
                    .arg(cost, 0, 'g', 3)
                    .arg(windowsDone));

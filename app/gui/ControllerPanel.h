@@ -53,7 +53,7 @@ class ControllerPanel : public QWidget {
   void startSearch();
   void updateButtons();
   void onPrepared(int windows, const QString& notes);
-  void onWindow(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone);
+  void onWindow(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone, bool handedOver);
   void onFinished(const QString& stopped);
   void playSelected();
   void showRetargeted();          // the segment retargeted, played kinematically in the viewport

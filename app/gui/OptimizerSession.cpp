@@ -143,7 +143,8 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
         best_ = std::move(c);
       }
       const double cost = r.best.total;
-      post([this, k = r.window, cost, rate, left, done] { emit windowFinished(k, cost, rate, left, done); });
+      const bool handedOver = r.furthestGood || r.backTo > r.window;
+      post([this, k = r.window, cost, rate, left, done, handedOver] { emit windowFinished(k, cost, rate, left, done, handedOver); });
     }
     if (search.failed()) stopped = tr("every sample of window %1 fell").arg(search.windowsDone() + 1);
   } catch (const Cancelled&) {

@@ -52,7 +52,8 @@ class OptimizerSession : public QObject {
   // The windows replayed from `from`, with their saved costs.
   void resumed(int windows, const QVector<double>& costs);
   // `windowsDone` is at most `window` when the search went back (backtracking).
-  void windowFinished(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone);
+  // handedOver: the window went badly and an earlier search of it (or one that got further) goes on.
+  void windowFinished(int window, double cost, double samplesPerSecond, double secondsLeft, int windowsDone, bool handedOver);
   void sampleProgress(double fractionOfWindow);
   // "" when every window was optimised, else why it stopped (stopped by the
   // user, every sample fell, an error).

@@ -324,6 +324,43 @@ TEST(CliOptimize, AKilledSearchResumesFromItsCheckpointToTheSameController) {
   EXPECT_NE(none.err.find("none.sinew: does not exist"), std::string::npos) << none.err;
 }
 
+// Out of backtracks, a window that goes badly hands over to the furthest good
+// kept set an earlier pass found. Here (seed 1, 8 samples, threshold 0.06)
+// window 1 costs 0.058, window 2 0.083: back to window 1, whose second
+// search costs 0.062; out of backtracks, the first search of window 1 goes
+// on, not the worse second one. The output and the stats say so, and the
+// controller replays bit for bit.
+TEST(CliOptimize, OutOfBacktracksTheFurthestGoodSearchGoesOn) {
+  const TempDir dir;
+  std::vector<std::string> args = optimizeArgs(dir.file("a.sinew"), dir.file("a.json"), "1");
+  auto seed = std::find(args.begin(), args.end(), "--seed");
+  ASSERT_NE(seed, args.end());
+  *(seed + 1) = "1";
+  args.insert(args.end(), {"--backtracks", "1", "--backtrack-above", "0.06", "--backtrack-windows", "1",
+                           "--backtrack-samples", "1"});
+  const ProcessResult a = cli(dir, args);
+  ASSERT_EQ(a.exitCode, 0) << a.out << a.err;
+  EXPECT_NE(a.out.find("above --backtrack-above, out of backtracks: going on from an earlier search's kept set after "
+                       "window 1"),
+            std::string::npos)
+      << a.out;
+  const json stats = json::parse(test::readBytes(dir.file("a.json")));
+  ASSERT_EQ(stats["windows"].size(), 4u) << stats.dump(1);
+  const json& w = stats["windows"];
+  EXPECT_LE(w[0]["cost"].get<double>(), 0.06);
+  EXPECT_GT(w[1]["cost"].get<double>(), 0.06);
+  EXPECT_EQ(w[2]["attempt"], 1);
+  EXPECT_GT(w[2]["cost"].get<double>(), w[0]["cost"].get<double>()) << "the second search of window 1 went worse";
+  EXPECT_EQ(w[2]["furthest_good"], true);
+  EXPECT_EQ(w[2]["back_to"], 1);
+  EXPECT_EQ(stats["backtracks"], 1);
+  EXPECT_EQ(stats["replay"]["matches_search"], true);
+  const Project p = loadProject(dir.file("a.sinew"));
+  ASSERT_EQ(p.controllers.size(), 1u);
+  ASSERT_EQ(p.controllers[0].windows.size(), 2u);
+  EXPECT_EQ(p.controllers[0].windows[0].cost, w[0]["cost"].get<double>()) << "window 1's first search goes on";
+}
+
 // A backtracking search killed while it searches a window again (no window
 // done yet, the first search of it pending) resumes from its checkpoint,
 // which keeps what its backtracking needs, to the controller an
