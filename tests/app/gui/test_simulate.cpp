@@ -856,6 +856,48 @@ TEST_F(SimulateTest, ShippedControllerSearchedOnFromOnceItsClipIsImportedAgain) 
   EXPECT_TRUE(std::any_of(restored.begin(), restored.end(), [&](const ControllerObject& c) { return c == before; }));
 }
 
+// Out of backtracks in the Control dock: the first window is good, the
+// second goes badly and sends the search back, and the first window's second
+// search goes worse (Walk in place 0-0.2 s, seed 4, 8 samples, keep 2,
+// threshold 0.045; the same search by the CLI costs 0.0376, 0.0640, 0.0595).
+// The first search of it goes on: the log says so, the cost plot shows that
+// search's best cost and the controller is made from its kept states.
+TEST_F(SimulateTest, ControlDockGoesOnFromTheBetterEarlierSearchOutOfBacktracks) {
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  ControllerPanel* panel = window->controllerPanel();
+  ASSERT_NE(panel, nullptr);
+  auto* clip = panel->findChild<QComboBox*>("ctlClip");
+  ASSERT_GE(clip->findText("Walk in place"), 0);
+  clip->setCurrentIndex(clip->findText("Walk in place"));
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentStart")->setValue(0.0);
+  panel->findChild<QDoubleSpinBox*>("ctlSegmentEnd")->setValue(0.2);
+  panel->findChild<QSpinBox*>("ctlSamples")->setValue(8);
+  panel->findChild<QSpinBox*>("ctlKeep")->setValue(2);
+  panel->findChild<QSpinBox*>("ctlSeed")->setValue(4);
+  panel->findChild<QSpinBox*>("ctlThreads")->setValue(1);
+  panel->findChild<QSpinBox*>("ctlBacktracks")->setValue(1);
+  panel->findChild<QDoubleSpinBox*>("ctlBacktrackAbove")->setValue(0.045);
+  panel->findChild<QSpinBox*>("ctlBacktrackWindows")->setValue(1);
+  panel->findChild<QDoubleSpinBox*>("ctlBacktrackSamples")->setValue(1);
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlRun"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return !panel->session()->running() && window->document()->project().controllers.size() == 1; },
+                        180000));
+  EXPECT_TRUE(logHas("window 2 went badly")) << "it went back";
+  EXPECT_TRUE(logHas("window 1 went badly (cost 0.0595): going on from an earlier search that got to window 1"));
+  const ControllerObject made = window->document()->project().controllers[0];
+  ASSERT_EQ(made.windows.size(), 2u);
+  const std::vector<control::WindowReport> reports = panel->session()->reports();
+  ASSERT_EQ(reports.size(), 4u);
+  EXPECT_LT(made.windows[0].cost, reports[2].best.total) << "a state of the first search of window 1: the second's all cost more";
+  EXPECT_TRUE(reports[2].furthestGood);
+  const auto* series = qobject_cast<QLineSeries*>(panel->findChild<QChartView*>("ctlCostChart")->chart()->series()[0]);
+  ASSERT_NE(series, nullptr);
+  ASSERT_EQ(series->count(), 2);
+  EXPECT_EQ(series->at(0).y(), reports[0].best.total) << "the plot shows the search that went on";
+  EXPECT_NEAR(series->at(0).y(), 0.0376, 5e-5);
+  EXPECT_EQ(series->at(1).y(), reports[3].best.total);
+}
+
 // The shipped kick (projects/humanoid/humanoid-kick.sinew) plays from the
 // Control panel: the character shifts onto its left foot, kicks with the
 // right and stands again. A strip of the viewport from the side every 0.2 s
