@@ -4,7 +4,8 @@
 Reads the `--stats-json` files of `sinew-cli optimize` runs and draws, for
 each, the cost of every window that went on (solid) and of the searches of
 windows that were searched again after a backtrack (dots and a dashed line
-per attempt). Python's standard library only.
+per attempt). Out of backtracks, where the pass that first got furthest
+took over, the solid line is that pass's. Python's standard library only.
 
   scripts/plot-search-cost.py OUT.svg "seed 2=bt2.json" "run=run.json" [--title TEXT] [--ymax C]
 """
@@ -22,15 +23,21 @@ def searches(path):
     with open(path) as f:
         stats = json.load(f)
     final, runs = {}, []
+    first_reach = {}  # window -> the windows that went on when the search first got that far
     for r in stats["windows"]:
         w, cost, back = r["window"] + 1, r["cost"], r.get("back_to", -1)
-        if 0 <= back <= r["window"]:
+        if r.get("furthest_good"):
+            # Out of backtracks: the pass that first got to window `back` goes on.
+            runs.append([(v, final[v]) for v in (w - 1,) if v in final] + [(w, cost)])
+            final = dict(first_reach.get(back, final))
+        elif 0 <= back <= r["window"]:
             # Windows back_to+1 .. w are searched again: their last searches go dashed.
             runs.append([(v, final[v]) for v in range(back + 1, w) if v in final] + [(w, cost)])
             for v in range(back + 1, w):
                 final.pop(v, None)
         elif back < 0:
             final[w] = cost
+            first_reach.setdefault(w, dict(final))
     return sorted(final.items()), runs
 
 
