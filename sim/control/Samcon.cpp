@@ -264,10 +264,15 @@ int32_t SamconSearch::historyDepth() const {
   return std::max(o.backtrackWindows, 0) * std::clamp(o.backtracks, 1, kBacktrackReach);
 }
 
-// The kept set after done_ windows, for backtracking (the last few only).
+// The kept set after done_ windows, for backtracking (the last few only;
+// none once out of backtracks, when no backtrack will read them again).
 void SamconSearch::remember() {
   const SamconOptions& o = problem_.options;
   if (o.backtracks <= 0) return;
+  if (backtracks_ >= o.backtracks) {
+    for (std::vector<Node>& h : history_) std::vector<Node>().swap(h);
+    return;
+  }
   history_[size_t(done_)] = kept_;
   const int32_t old = done_ - historyDepth() - 1;
   if (old >= 0) std::vector<Node>().swap(history_[size_t(old)]);
@@ -296,6 +301,7 @@ bool SamconSearch::goBack(int32_t window, std::vector<Node>& kept, WindowReport&
   lastFrom_ = std::max(lastFrom_, window);
   lastTo_ = to;
   report.backTo = to;
+  if (backtracks_ >= o.backtracks) remember();  // the last backtrack: the history is dropped
   return true;
 }
 

@@ -421,7 +421,7 @@ TEST(Samcon, OutOfBacktracksTheFurthestGoodSearchGoesOn) {
   problem.options.backtrackAbove = 100;
   problem.options.backtrackWindows = 1;
   const std::set<std::pair<int32_t, int32_t>> bad{{2, 0}, {1, 1}, {1, 2}};
-  std::map<size_t, std::pair<std::vector<std::vector<ControlWindow>>, SearchBacktrackRecord>> checkpoints{{5, {}}, {6, {}}};
+  std::map<size_t, std::pair<std::vector<std::vector<ControlWindow>>, SearchBacktrackRecord>> checkpoints{{3, {}}, {5, {}}, {6, {}}};
   SamconSearch search(problem, std::make_unique<BadSearches>(problem, bad));
   std::vector<std::vector<ControlWindow>> firstPass;  // the kept paths after windows 0 and 1
   while (!search.finished()) {
@@ -456,6 +456,11 @@ TEST(Samcon, OutOfBacktracksTheFurthestGoodSearchGoesOn) {
 
   // Checkpoints before the hand-over (the furthest set is the first pass's,
   // two windows ahead) and after it resume to the same search.
+  // Once the backtracks are used up (the fourth report), no backtrack reads
+  // a remembered kept set again: the search keeps and saves none.
+  EXPECT_FALSE(checkpoints[3].second.remembered.empty());
+  EXPECT_TRUE(checkpoints[5].second.remembered.empty());
+  EXPECT_TRUE(checkpoints[6].second.remembered.empty());
   ASSERT_EQ(checkpoints[5].second.furthest.window, 2);
   ASSERT_FALSE(checkpoints[5].second.furthest.leaves.empty());
   EXPECT_EQ(checkpoints[5].first.front().size(), 1u);
