@@ -186,7 +186,7 @@ Project makeRiggedHumanoidProject(const HumanoidOptions& options, const Progress
   walk.name = "Walk in place";
   MotionClip elbow = makeElbowBendClip(s, 130, 3.0, 120);
   elbow.name = "Elbow bend";
-  MotionClip run = makeRunClip(s, 10.0, 120);  // no running capture ships here: generated
+  MotionClip run = makeRunClip(s, 7.0, 120);  // no running capture ships here: generated
   run.name = "Run (generated)";
   for (MotionClip* c : {&kick, &walk, &elbow, &run}) {
     ClipObject o;

@@ -265,6 +265,22 @@ TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
   EXPECT_THROW(makeRunClip(humanoid(), 10.0, 120, 0.0), InputError);
 }
 
+// The rigged example's run is the shortest that reaches full speed: 7 s, 3 s
+// to speed up, 1 s at 3 m/s, 3 s to stop; its first 4 s are the 10 s run's.
+TEST(Motions, TheExamplesRunReachesFullSpeedForASecondAndStops) {
+  const MotionClip clip = makeRunClip(humanoid(), 7.0, 120), longer = makeRunClip(humanoid(), 10.0, 120);
+  EXPECT_EQ(clip.frameCount, 841);
+  const int32_t hips = jointIndex(clip, "Hips");
+  for (double t = 0; t <= 4.0; t += 0.25)
+    EXPECT_LT((jointPositionsAt(clip, t)[hips] - jointPositionsAt(longer, t)[hips]).norm(), 1e-9) << t << " s";
+  const double z3 = jointPositionsAt(clip, 3.0)[hips].z(), z4 = jointPositionsAt(clip, 3.0 + 2 * 0.35)[hips].z();
+  EXPECT_NEAR((z4 - z3) / 0.7, 3.0, 0.02);
+  const std::vector<Vec3> rest = humanoid().restPositions();
+  EXPECT_NEAR(jointPositionsAt(clip, 7.0)[hips].y(), rest[size_t(hips)].y(), 1e-6);
+  const Vec3 end = jointPositionsAt(clip, 7.0)[hips];
+  EXPECT_LT((jointPositionsAt(clip, 6.9)[hips] - end).norm(), 0.01) << "still at the end";
+}
+
 TEST(Motions, ClipsAreSmooth) {
   for (const auto& [name, clip] : allClips()) {
     SCOPED_TRACE(name);
