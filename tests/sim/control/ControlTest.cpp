@@ -237,6 +237,15 @@ PreparedOptimization twoShortWindows(double end = 0.4) {
   return prepareOptimization(test::withCmuClip(riggedHumanoid()), spec);
 }
 
+// `problem` with backtracking on: up to `backtracks` times, one window back,
+// from a window whose best cost is above `above`.
+SamconProblem backtracking(SamconProblem problem, int32_t backtracks, double above) {
+  problem.options.backtracks = backtracks;
+  problem.options.backtrackAbove = above;
+  problem.options.backtrackWindows = 1;
+  return problem;
+}
+
 // The search's result depends on the seed, not on the number of threads.
 TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
   const PreparedOptimization prepared = twoShortWindows();
@@ -289,10 +298,7 @@ TEST(Samcon, ABadWindowSendsTheSearchBackAndTheBetterSearchGoesOn) {
   const PreparedOptimization prepared = twoShortWindows();
   ASSERT_EQ(prepared.problem.windows.size(), 2u);
   auto run = [&](int threads, int backtracks, double above) {
-    SamconProblem problem = prepared.problem;
-    problem.options.backtracks = backtracks;
-    problem.options.backtrackAbove = above;
-    problem.options.backtrackWindows = 1;
+    const SamconProblem problem = backtracking(prepared.problem, backtracks, above);
     auto search = std::make_unique<SamconSearch>(problem, makeThreadedEvaluator(threads));
     while (!search->finished()) search->runWindow();
     EXPECT_FALSE(search->failed());
@@ -378,10 +384,7 @@ class BadSearches final : public SampleEvaluator {
 TEST(Samcon, AWindowThatGoesBadlyAgainSendsTheSearchFurtherBack) {
   const PreparedOptimization prepared = twoShortWindows(0.6);
   ASSERT_EQ(prepared.problem.windows.size(), 4u);
-  SamconProblem problem = prepared.problem;
-  problem.options.backtracks = 3;
-  problem.options.backtrackAbove = 100;
-  problem.options.backtrackWindows = 1;
+  const SamconProblem problem = backtracking(prepared.problem, 3, 100);
   SamconSearch search(problem, std::make_unique<BadSearches>(problem, std::set<std::pair<int32_t, int32_t>>{
                                                                           {2, 0}, {2, 1}, {3, 0}}));
   while (!search.finished()) search.runWindow();
@@ -416,10 +419,7 @@ TEST(Samcon, AWindowThatGoesBadlyAgainSendsTheSearchFurtherBack) {
 TEST(Samcon, OutOfBacktracksTheFurthestGoodSearchGoesOn) {
   const PreparedOptimization prepared = twoShortWindows(0.6);
   ASSERT_EQ(prepared.problem.windows.size(), 4u);
-  SamconProblem problem = prepared.problem;
-  problem.options.backtracks = 2;
-  problem.options.backtrackAbove = 100;
-  problem.options.backtrackWindows = 1;
+  const SamconProblem problem = backtracking(prepared.problem, 2, 100);
   const std::set<std::pair<int32_t, int32_t>> bad{{2, 0}, {1, 1}, {1, 2}};
   std::map<size_t, std::pair<std::vector<std::vector<ControlWindow>>, SearchBacktrackRecord>> checkpoints{{3, {}}, {5, {}}, {6, {}}};
   SamconSearch search(problem, std::make_unique<BadSearches>(problem, bad));
@@ -499,10 +499,7 @@ TEST(Samcon, OutOfBacktracksTheFurthestGoodSearchGoesOn) {
 // controller. Without the record it would not.
 TEST(Samcon, ABacktrackingSearchResumedAnywhereGoesOnAsIfItHadNotStopped) {
   const PreparedOptimization prepared = twoShortWindows(0.6);
-  SamconProblem problem = prepared.problem;
-  problem.options.backtracks = 3;
-  problem.options.backtrackAbove = 100;
-  problem.options.backtrackWindows = 1;
+  const SamconProblem problem = backtracking(prepared.problem, 3, 100);
   const std::set<std::pair<int32_t, int32_t>> bad{{2, 0}, {2, 1}, {3, 0}};
   // What a checkpoint saves, after 3 reports (window 2 first sent the search
   // back: one set pending), 5 (it sent it further back, to no window done)
