@@ -1,6 +1,8 @@
 #include "examples/Humanoid.h"
 
+#include "control/Reference.h"
 #include "examples/Motions.h"
+#include "liu2013/Liu2013.h"
 #include "rig/RigBuild.h"
 
 #include "geometry/Sdf.h"
@@ -186,7 +188,12 @@ Project makeRiggedHumanoidProject(const HumanoidOptions& options, const Progress
   walk.name = "Walk in place";
   MotionClip elbow = makeElbowBendClip(s, 130, 3.0, 120);
   elbow.name = "Elbow bend";
-  MotionClip run = makeRunClip(s, 7.0, 120);  // no running capture ships here: generated
+  // No running capture ships here: generated, with the whole body's centre of
+  // mass (the character's masses as the controller sees them) on the planned path.
+  std::vector<LinkMass> body;
+  for (const dyn::Link& link : control::wholeBodyModel(*liu2013::buildLiu2013Model(p)).links)
+    body.push_back({link.inertia.mass, link.inertia.com});
+  MotionClip run = makeRunClip(s, 7.0, 120, 3.0, body);
   run.name = "Run (generated)";
   for (MotionClip* c : {&kick, &walk, &elbow, &run}) {
     ClipObject o;

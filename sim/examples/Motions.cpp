@@ -95,6 +95,25 @@ class PoseBuilder {
   Vec3 rootOffset_ = Vec3::Zero();
 };
 
+// The whole body's centre of mass (world) in the builder's pose: each joint's
+// mass at its point in the joint's frame.
+Vec3 centreOfMass(const Skeleton& s, const PoseBuilder& b, const std::vector<LinkMass>& body) {
+  std::vector<Transform> local(s.size());
+  for (size_t j = 0; j < s.size(); ++j) {
+    local[j] = s.joints[j].restLocal;
+    local[j].rotation = local[j].rotation * b.pose()[j];
+  }
+  local[0].translation += b.rootOffset();
+  const std::vector<Transform> world = s.worldFromLocal(local);
+  Vec3 sum = Vec3::Zero();
+  double mass = 0;
+  for (size_t j = 0; j < s.size(); ++j) {
+    sum += body[j].mass * (world[j].rotation * body[j].com + world[j].translation);
+    mass += body[j].mass;
+  }
+  return mass > 0 ? Vec3(sum / mass) : world[0].translation;
+}
+
 // Samples `poseAt(t, builder)` at every frame and builds the clip.
 MotionClip sampleClip(const Skeleton& s, PoseBuilder& builder, const std::string& name, double seconds, double fps,
                       const std::function<void(double t, PoseBuilder&)>& poseAt) {
@@ -256,7 +275,7 @@ double cornerAngle(double ab, double ac, double bc) {
 
 }  // namespace
 
-MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double speed) {
+MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double speed, const std::vector<LinkMass>& body) {
   PoseBuilder b(s, "run motion");
   if (!(speed > 0 && speed <= 10)) throw InputError(b.context(), "running speed must lie in (0, 10] m/s");
   struct Leg {
@@ -340,12 +359,13 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     return Vec3(x, swingLift * effort * std::sin(M_PI * w), z);
   };
 
-  return sampleClip(s, b, "run", seconds, fps, [&](double t, PoseBuilder& p) {
+  // The pose at time t with the root moved by `shift` from its planned path.
+  auto poseAt = [&](double t, const Vec3& shift, PoseBuilder& p) {
     const double effort = speedAt(t) / speed;  // 0..1
     const double u = std::fmod(t, kStep);
     const double bounce = u < kStance ? -v0 * kStance / M_PI * std::sin(M_PI * u / kStance)
                                       : v0 * (u - kStance) - 0.5 * kG * (u - kStance) * (u - kStance);
-    const Vec3 root(0, effort * (bounce - crouch), forward(t));
+    const Vec3 root = Vec3(0, effort * (bounce - crouch), forward(t)) + shift;
     p.moveRoot(root);
     // Each leg: the ankle on its target by two-bone inverse kinematics in the
     // sagittal plane, the sole kept level.
@@ -383,7 +403,35 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     p.set(rightForeArm, about(Vec3::UnitY(), 80 * effort));
     p.set(spine, about(Vec3::UnitX(), 8 * effort));
     p.set(chest, about(Vec3::UnitY(), 0.2 * armSwing));
-  });
+  };
+
+  // The planned path is the root's; with the body's masses the whole body's
+  // centre of mass takes it instead (in flight it must fall freely and keep
+  // its speed): the root moves against the limbs' swing, i.e. by the centre
+  // of mass's offset from the root less that offset's mean over a step. The
+  // legs' inverse kinematics depends on the root, so a few rounds.
+  const int32_t frames = frameCountFor(seconds, fps, b.context());
+  std::vector<Vec3> shift(static_cast<size_t>(frames), Vec3::Zero());
+  if (!body.empty()) {
+    if (body.size() != s.size()) throw InputError(b.context(), "the body's masses must be one per joint");
+    const int32_t half = int32_t(std::lround(kStep * fps / 2));
+    for (int round = 0; round < 4; ++round) {
+      std::vector<Vec3> offset(static_cast<size_t>(frames));
+      for (int32_t f = 0; f < frames; ++f) {
+        b.reset();
+        poseAt(f / fps, shift[size_t(f)], b);
+        offset[size_t(f)] = centreOfMass(s, b, body) - (rest[0].translation + b.rootOffset());
+      }
+      for (int32_t f = 0; f < frames; ++f) {
+        Vec3 mean = Vec3::Zero();
+        for (int32_t g = f - half; g <= f + half; ++g) mean += offset[size_t(std::clamp(g, 0, frames - 1))];
+        mean /= double(2 * half + 1);
+        shift[size_t(f)] = mean - offset[size_t(f)];
+      }
+    }
+  }
+  return sampleClip(s, b, "run", seconds, fps,
+                    [&](double t, PoseBuilder& p) { poseAt(t, shift[size_t(std::lround(t * fps))], p); });
 }
 
 }  // namespace sinew

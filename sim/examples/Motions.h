@@ -66,7 +66,7 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // capture ships here: it speeds up from standing to `speed` m/s over the first
 // 3 s and stops over the last 3 s (C2 ramps, at most 1.9 m/s^2 at 3 m/s), a
 // step every 0.35 s: 0.21 s on one foot, then 0.14 s with both feet off the
-// ground. In flight the root
+// ground. In flight the planned path
 // falls freely (vertical speed +-g tf/2, a parabola); on a foot it dips with
 // an upward acceleration that gives back the height the flight lost (the
 // vertical momentum balances over a step). Each foot lands under where the
@@ -82,6 +82,15 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // starts and ends standing (each joint within a degree of the rest pose). Needs LeftUpLeg, LeftLeg, LeftFoot,
 // RightUpLeg, RightLeg, RightFoot, Spine, Spine1, LeftArm, LeftForeArm,
 // RightArm, RightForeArm; `seconds` must exceed 6 s (both ramps).
-MotionClip makeRunClip(const Skeleton& s, double seconds = 10.0, double fps = 120, double speed = 3.0);
+// With `body` (one mass and centre of mass, in the joint's frame, per joint:
+// the character's), it is the whole body's centre of mass that takes the
+// planned path (falls freely in flight, keeps its speed): the root moves
+// against the limbs' swing. Without, the root takes it.
+struct LinkMass {
+  double mass = 0;            // kg
+  Vec3 com = Vec3::Zero();    // in the joint's frame
+};
+MotionClip makeRunClip(const Skeleton& s, double seconds = 10.0, double fps = 120, double speed = 3.0,
+                       const std::vector<LinkMass>& body = {});
 
 }  // namespace sinew

@@ -263,6 +263,7 @@ TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
   EXPECT_NEAR(jointPositionsAt(clip, 10.0)[hips].y(), rest[size_t(hips)].y(), 1e-6);
   EXPECT_THROW(makeRunClip(humanoid(), 5.5), InputError);
   EXPECT_THROW(makeRunClip(humanoid(), 10.0, 120, 0.0), InputError);
+  EXPECT_THROW(makeRunClip(humanoid(), 10.0, 120, 3.0, std::vector<LinkMass>(3)), InputError) << "one mass per joint";
 }
 
 // The rigged example's run is the shortest that reaches full speed: 7 s, 3 s

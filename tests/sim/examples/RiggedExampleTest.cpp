@@ -1,12 +1,14 @@
 // The ready-to-simulate example project in projects/ is exactly what the
 // generator makes today (regenerate with
 // `sinew-cli example humanoid-rigged -o projects/humanoid/humanoid-rigged.sinew --overwrite`).
+#include "control/Reference.h"
 #include "examples/Humanoid.h"
 #include "io/ProjectFile.h"
 #include "liu2013/Liu2013.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,48 @@ TEST(RiggedExample, CommittedProjectIsUpToDateAndSimulates) {
   const auto model = liu2013::buildLiu2013Model(onDisk);
   EXPECT_GT(model->nodeCount(), 1000u);
   EXPECT_LT(model->nodeCount(), 1500u);
+}
+
+// The example's run ("Run (generated)", 7 s) is physically plausible for this
+// character's body: in every flight at full speed the whole body's centre of
+// mass (with the masses the controller sees) falls freely and keeps its
+// forward speed, which stays at 3 m/s through whole steps, and each stance
+// foot stays where it landed. (Before the run was made with the body's
+// masses, its root took the planned path: the centre of mass fell at 11-16
+// m/s^2 in flight and its forward speed swung 2.3-3.7 m/s within a step.)
+TEST(RiggedExample, TheRunsCentreOfMassFallsFreelyInFlightAndKeepsItsSpeed) {
+  const Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
+  const auto model = liu2013::buildLiu2013Model(p);
+  const auto run = std::find_if(p.clips.begin(), p.clips.end(), [](const ClipObject& c) { return c.clip.name == "Run (generated)"; });
+  ASSERT_NE(run, p.clips.end());
+  const control::ReferenceMotion ref(*model, run->clip);
+  constexpr double kStep = 0.35, kStance = 0.21;
+  for (int k = 8; k < 12; ++k) {  // the flights of 2.99-4.2 s
+    const double a = k * kStep + kStance + 0.01, b = (k + 1) * kStep - 0.01;
+    const control::BodyFeatures fa = ref.features(a), fb = ref.features(b);
+    EXPECT_NEAR((fb.centerOfMassVelocity.y() - fa.centerOfMassVelocity.y()) / (b - a), -9.81, 0.5) << "flight " << k;
+    EXPECT_NEAR(fb.centerOfMassVelocity.z(), fa.centerOfMassVelocity.z(), 0.1) << "flight " << k;
+    for (double t = k * kStep; t < (k + 1) * kStep; t += 0.01)
+      EXPECT_NEAR(ref.features(t).centerOfMassVelocity.z(), 3.0, 0.1) << t << " s";
+  }
+  // The feet, as end effectors: the left foot's steps are the even ones.
+  const std::vector<int32_t>& leaves = ref.endEffectors();
+  int32_t foot[2] = {-1, -1};
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    const std::string& name = ref.bodyModel().links[size_t(leaves[i])].name;
+    if (name == "LeftFoot") foot[0] = int32_t(i);
+    if (name == "RightFoot") foot[1] = int32_t(i);
+  }
+  ASSERT_TRUE(foot[0] >= 0 && foot[1] >= 0);
+  // Slowing down, a foot lands up to 25 ms late: its leg, stretched forward
+  // to brake, reaches the ground only then.
+  for (int k = 4; k < 16; ++k) {
+    const int32_t f = foot[k % 2];
+    const Vec3 landed = ref.features(k * kStep + 0.03).endEffectors[size_t(f)];
+    EXPECT_LT((ref.features(k * kStep + 0.01).endEffectors[size_t(f)] - landed).norm(), 0.025) << "step " << k;
+    for (double u = 0.04; u < kStance - 0.015; u += 0.02)
+      EXPECT_LT((ref.features(k * kStep + u).endEffectors[size_t(f)] - landed).norm(), 3e-3) << "step " << k << " + " << u;
+  }
 }
 
 namespace {
