@@ -414,6 +414,13 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   std::vector<Vec3> shift(static_cast<size_t>(frames), Vec3::Zero());
   if (!body.empty()) {
     if (body.size() != s.size()) throw InputError(b.context(), "the body's masses must be one per joint");
+    double total = 0;
+    for (size_t j = 0; j < body.size(); ++j) {
+      if (!(body[j].mass >= 0 && std::isfinite(body[j].mass)) || !body[j].com.allFinite())
+        throw InputError(b.context(), "joint '" + s.joints[j].name + "' has a negative or non-finite mass or centre of mass");
+      total += body[j].mass;
+    }
+    if (!(total > 0)) throw InputError(b.context(), "the body has no mass");
     const int32_t half = int32_t(std::lround(kStep * fps / 2));
     for (int round = 0; round < 4; ++round) {
       std::vector<Vec3> offset(static_cast<size_t>(frames));

@@ -264,6 +264,12 @@ TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
   EXPECT_THROW(makeRunClip(humanoid(), 5.5), InputError);
   EXPECT_THROW(makeRunClip(humanoid(), 10.0, 120, 0.0), InputError);
   EXPECT_THROW(makeRunClip(humanoid(), 10.0, 120, 3.0, std::vector<LinkMass>(3)), InputError) << "one mass per joint";
+  std::vector<LinkMass> body(humanoid().size(), LinkMass{1.0, Vec3::Zero()});
+  EXPECT_NO_THROW(makeRunClip(humanoid(), 6.5, 30, 3.0, body));
+  body[3].mass = std::nan("");
+  EXPECT_THROW(makeRunClip(humanoid(), 6.5, 30, 3.0, body), InputError) << "a NaN mass";
+  body.assign(humanoid().size(), LinkMass{});
+  EXPECT_THROW(makeRunClip(humanoid(), 6.5, 30, 3.0, body), InputError) << "no mass at all";
 }
 
 // The rigged example's run is the shortest that reaches full speed: 7 s, 3 s
