@@ -74,9 +74,12 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // (the ground's push then points through the centre of mass, at height h, so
 // the body does not pitch), and stays planted until it lifts (two-bone
 // inverse kinematics of hip and knee in the sagittal plane, the sole level);
-// the root crouches so that the landing leg is 99% stretched; the swinging
-// ankle rises 12% of the leg (sin of the swing's phase: it leaves and meets
-// the ground with a vertical speed). The arms hang 70 deg below the T-pose with the
+// the root crouches so that the landing leg is 96% stretched. The swinging
+// leg, from its hip, folds (knee past 90 deg at full speed, heel towards the
+// seat) and unfolds to land, continuing the stance's motion at lift-off and
+// touchdown, so the knees never snap (slow, the foot glides from footprint to
+// footprint instead; a target out of the leg's reach eases it straight
+// rather than clamping). The arms hang 70 deg below the T-pose with the
 // elbows bent 80 deg, swinging against the legs; the trunk leans 8 deg. The
 // lean, bounce, crouch and swing grow and fade with the speed, so the clip
 // starts and ends standing (each joint within a degree of the rest pose). Needs LeftUpLeg, LeftLeg, LeftFoot,
