@@ -351,11 +351,67 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   // (below), its shift from it, between frames linearly.
   const int32_t frames = frameCountFor(seconds, fps, b.context());
   std::vector<Vec3> shift(static_cast<size_t>(frames), Vec3::Zero());
+  // On a foot the ground pushes from under the foot through the centre of
+  // mass (a spring-mass runner), so the body brakes while the foot is ahead
+  // of it and is pushed on once it is behind: `surge` is that forward
+  // offset from the planned path. The push (vertical part as the bounce
+  // needs, at most 2.4 body weights) is taken from a point moving from just
+  // behind the ankle to the ball of the foot over the stance; each stance's
+  // mean is left to the planned speed-up, and the offset and its rate are
+  // centred over a step, so the mean speed is the planned one.
+  auto bounceAt = [&](double u) {  // the vertical path's shape within a step, and its acceleration
+    return u < kStance ? std::pair{-v0 * kStance / M_PI * std::sin(M_PI * u / kStance),
+                                   v0 * M_PI / kStance * std::sin(M_PI * u / kStance)}
+                       : std::pair{v0 * (u - kStance) - 0.5 * kG * (u - kStance) * (u - kStance), -kG};
+  };
+  const size_t grid = size_t(std::ceil(seconds / h)) + 1;
+  std::vector<double> surge(grid, 0.0);
+  {
+    const Vec3 root0 = rest[0].translation;
+    std::vector<double> push(grid, 0.0);
+    for (int k = 0; k * kStep < seconds; ++k) {
+      const size_t first = size_t(std::ceil(k * kStep / h)), last = std::min(grid, size_t(std::ceil((k * kStep + kStance) / h)));
+      if (first >= last) continue;
+      double mean = 0;
+      for (size_t i = first; i < last; ++i) {
+        const double t = double(i) * h, u = t - k * kStep, effort = speedAt(t) / speed;
+        const auto [height, lift] = bounceAt(u);
+        const double up = effort * (kG + effort * lift);  // the push's vertical part per unit mass
+        const double cop = ankle.z() + plant(k) + reach * (-0.03 + 0.15 * u / kStance);
+        const double comZ = root0.z() + forward(t), comY = root0.y() + effort * (height - crouch);
+        push[i] = up * (comZ - cop) / comY;
+        mean += push[i];
+      }
+      mean /= double(last - first);
+      for (size_t i = first; i < last; ++i) push[i] -= mean;
+    }
+    // Centred over a step (a step-long moving average is constant for a
+    // step-periodic signal and follows the ramps smoothly).
+    const long window = std::lround(kStep / h);
+    auto centred = [&](std::vector<double> v) {
+      std::vector<double> sum(v.size() + 1, 0.0);
+      for (size_t i = 0; i < v.size(); ++i) sum[i + 1] = sum[i] + v[i];
+      std::vector<double> out(v.size());
+      for (size_t i = 0; i < v.size(); ++i) {
+        const long a = std::max(0L, long(i) - window / 2), b = std::min(long(v.size()), a + window);
+        out[i] = v[i] - (sum[size_t(b)] - sum[size_t(a)]) / double(b - a);
+      }
+      return out;
+    };
+    std::vector<double> rate(grid, 0.0);
+    for (size_t i = 1; i < grid; ++i) rate[i] = rate[i - 1] + h * push[i - 1];
+    rate = centred(rate);
+    for (size_t i = 1; i < grid; ++i) surge[i] = surge[i - 1] + h * rate[i - 1];
+    surge = centred(surge);
+  }
+  auto surgeAt = [&](double t) {
+    const double x = std::clamp(t / h, 0.0, double(grid - 1));
+    const size_t i = std::min(size_t(x), grid - 2);
+    return surge[i] + (x - double(i)) * (surge[i + 1] - surge[i]);
+  };
   auto plannedRoot = [&](double t) {
-    const double u = std::fmod(t, kStep);
-    const double bounce = u < kStance ? -v0 * kStance / M_PI * std::sin(M_PI * u / kStance)
-                                      : v0 * (u - kStance) - 0.5 * kG * (u - kStance) * (u - kStance);
-    return Vec3(0, speedAt(t) / speed * (bounce - crouch), forward(t));
+    const double height = bounceAt(std::fmod(t, kStep)).first;
+    return Vec3(0, speedAt(t) / speed * (height - crouch), forward(t) + surgeAt(t));
   };
   auto rootAt = [&](double t) -> Vec3 {
     const double x = std::clamp(t * fps, 0.0, double(frames - 1));

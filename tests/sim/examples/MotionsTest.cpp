@@ -278,8 +278,10 @@ TEST(Motions, TheExamplesRunReachesFullSpeedForASecondAndStops) {
   const MotionClip clip = makeRunClip(humanoid(), 7.0, 120), longer = makeRunClip(humanoid(), 10.0, 120);
   EXPECT_EQ(clip.frameCount, 841);
   const int32_t hips = jointIndex(clip, "Hips");
+  // The same up to 4 s (to 0.1 mm: the stance's surge is centred over a step,
+  // so the slowing down after 4 s reaches back half a step).
   for (double t = 0; t <= 4.0; t += 0.25)
-    EXPECT_LT((jointPositionsAt(clip, t)[hips] - jointPositionsAt(longer, t)[hips]).norm(), 1e-9) << t << " s";
+    EXPECT_LT((jointPositionsAt(clip, t)[hips] - jointPositionsAt(longer, t)[hips]).norm(), 1e-4) << t << " s";
   const double z3 = jointPositionsAt(clip, 3.0)[hips].z(), z4 = jointPositionsAt(clip, 3.0 + 2 * 0.35)[hips].z();
   EXPECT_NEAR((z4 - z3) / 0.7, 3.0, 0.02);
   const std::vector<Vec3> rest = humanoid().restPositions();
