@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <functional>
 #include <string>
 #include <vector>
@@ -95,9 +96,12 @@ class PoseBuilder {
   Vec3 rootOffset_ = Vec3::Zero();
 };
 
-// The whole body's centre of mass (world) in the builder's pose: each joint's
-// mass at its point in the joint's frame.
-Vec3 centreOfMass(const Skeleton& s, const PoseBuilder& b, const std::vector<LinkMass>& body) {
+// The whole body's centre of mass (world): each joint's mass at its point
+// in the joint's frame (the body has mass).
+// Each joint's mass point (world) in the builder's pose; with `joints`, the
+// joints' world positions too.
+std::vector<Vec3> massPoints(const Skeleton& s, const PoseBuilder& b, const std::vector<LinkMass>& body,
+                             std::vector<Vec3>* joints = nullptr) {
   std::vector<Transform> local(s.size());
   for (size_t j = 0; j < s.size(); ++j) {
     local[j] = s.joints[j].restLocal;
@@ -105,13 +109,23 @@ Vec3 centreOfMass(const Skeleton& s, const PoseBuilder& b, const std::vector<Lin
   }
   local[0].translation += b.rootOffset();
   const std::vector<Transform> world = s.worldFromLocal(local);
+  std::vector<Vec3> points(s.size());
+  for (size_t j = 0; j < s.size(); ++j) points[j] = world[j].rotation * body[j].com + world[j].translation;
+  if (joints) {
+    joints->resize(s.size());
+    for (size_t j = 0; j < s.size(); ++j) (*joints)[j] = world[j].translation;
+  }
+  return points;
+}
+
+Vec3 centreOfMass(const std::vector<Vec3>& points, const std::vector<LinkMass>& body) {
   Vec3 sum = Vec3::Zero();
   double mass = 0;
-  for (size_t j = 0; j < s.size(); ++j) {
-    sum += body[j].mass * (world[j].rotation * body[j].com + world[j].translation);
+  for (size_t j = 0; j < points.size(); ++j) {
+    sum += body[j].mass * points[j];
     mass += body[j].mass;
   }
-  return mass > 0 ? Vec3(sum / mass) : world[0].translation;
+  return Vec3(sum / mass);
 }
 
 // Samples `poseAt(t, builder)` at every frame and builds the clip.
@@ -351,6 +365,7 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   // (below), its shift from it, between frames linearly.
   const int32_t frames = frameCountFor(seconds, fps, b.context());
   std::vector<Vec3> shift(static_cast<size_t>(frames), Vec3::Zero());
+  std::vector<double> trunkPitch(static_cast<size_t>(frames), 0.0);  // degrees, added to the lean (below)
   // On a foot the ground pushes from under the foot through the centre of
   // mass (a spring-mass runner), so the body brakes while the foot is ahead
   // of it and is pushed on once it is behind: `surge` is that forward
@@ -524,7 +539,7 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     p.set(rightArm, about(-Vec3::UnitX(), -armSwing) * about(Vec3::UnitZ(), 70 * effort));
     p.set(leftForeArm, about(-Vec3::UnitY(), 80 * effort));
     p.set(rightForeArm, about(Vec3::UnitY(), 80 * effort));
-    p.set(spine, about(Vec3::UnitX(), 8 * effort));
+    p.set(spine, about(Vec3::UnitX(), 8 * effort + trunkPitch[size_t(std::clamp(std::lround(t * fps), 0L, long(frames - 1)))]));
     p.set(chest, about(Vec3::UnitY(), 0.2 * armSwing));
   };
 
@@ -543,19 +558,61 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     }
     if (!(total > 0)) throw InputError(b.context(), "the body has no mass");
     const int32_t half = int32_t(std::lround(kStep * fps / 2));
-    for (int round = 0; round < 4; ++round) {
-      std::vector<Vec3> offset(static_cast<size_t>(frames));
+    // A step-long moving average, centred (the ends clamped).
+    auto stepMean = [&](const auto& v, int32_t f) {
+      std::decay_t<decltype(v[0])> sum = v[0] * 0.0;
+      for (int32_t g = f - half; g <= f + half; ++g) sum += v[size_t(std::clamp(g, 0, frames - 1))];
+      return sum / double(2 * half + 1);
+    };
+    auto placeCentreOfMass = [&]() {
+      for (int round = 0; round < 4; ++round) {
+        std::vector<Vec3> offset(static_cast<size_t>(frames));
+        for (int32_t f = 0; f < frames; ++f) {
+          b.reset();
+          poseAt(f / fps, shift[size_t(f)], b);
+          offset[size_t(f)] = centreOfMass(massPoints(s, b, body), body) - (rest[0].translation + b.rootOffset());
+        }
+        for (int32_t f = 0; f < frames; ++f) shift[size_t(f)] = stepMean(offset, f) - offset[size_t(f)];
+      }
+    };
+    placeCentreOfMass();
+    // The trunk pitches (about the spine's joint) against the limbs' swing
+    // so that the whole body's angular momentum about its centre of mass
+    // (about the character's sideways x axis) stays at its mean over a step:
+    // in flight nothing could change it, and on a foot the ground's push then
+    // needs no torque about the centre of mass. Each joint's mass taken as a
+    // point; two rounds, each followed by placing the centre of mass again.
+    std::vector<bool> trunk(s.size(), false);
+    for (size_t j = 0; j < s.size(); ++j)
+      trunk[j] = int32_t(j) == spine || (s.joints[j].parent >= 0 && trunk[size_t(s.joints[j].parent)]);
+    for (int round = 0; round < 2; ++round) {
+      std::vector<std::vector<Vec3>> points(static_cast<size_t>(frames));
+      std::vector<Vec3> pivot(static_cast<size_t>(frames));
       for (int32_t f = 0; f < frames; ++f) {
         b.reset();
         poseAt(f / fps, shift[size_t(f)], b);
-        offset[size_t(f)] = centreOfMass(s, b, body) - (rest[0].translation + b.rootOffset());
+        std::vector<Vec3> joints;
+        points[size_t(f)] = massPoints(s, b, body, &joints);
+        pivot[size_t(f)] = joints[size_t(spine)];
       }
-      for (int32_t f = 0; f < frames; ++f) {
-        Vec3 mean = Vec3::Zero();
-        for (int32_t g = f - half; g <= f + half; ++g) mean += offset[size_t(std::clamp(g, 0, frames - 1))];
-        mean /= double(2 * half + 1);
-        shift[size_t(f)] = mean - offset[size_t(f)];
+      std::vector<double> momentum(static_cast<size_t>(frames), 0.0), inertia(static_cast<size_t>(frames), 1.0);
+      for (int32_t f = 1; f + 1 < frames; ++f) {
+        const std::vector<Vec3>&r = points[size_t(f)], &before = points[size_t(f - 1)], &after = points[size_t(f + 1)];
+        const Vec3 c = centreOfMass(r, body), vc = (centreOfMass(after, body) - centreOfMass(before, body)) * fps / 2;
+        double l = 0, i = 0;
+        for (size_t j = 0; j < s.size(); ++j) {
+          const Vec3 v = (after[j] - before[j]) * fps / 2 - vc, rc = r[j] - c, rp = r[j] - pivot[size_t(f)];
+          l += body[j].mass * rc.cross(v).x();
+          if (trunk[j]) i += body[j].mass * (rc.y() * rp.y() + rc.z() * rp.z());
+        }
+        momentum[size_t(f)] = l;
+        inertia[size_t(f)] = std::max(i, 1e-6);
       }
+      std::vector<double> rate(static_cast<size_t>(frames), 0.0), angle(static_cast<size_t>(frames), 0.0);
+      for (int32_t f = 0; f < frames; ++f) rate[size_t(f)] = (stepMean(momentum, f) - momentum[size_t(f)]) / inertia[size_t(f)];
+      for (int32_t f = 1; f < frames; ++f) angle[size_t(f)] = angle[size_t(f - 1)] + 0.5 * (rate[size_t(f - 1)] + rate[size_t(f)]) / fps;
+      for (int32_t f = 0; f < frames; ++f) trunkPitch[size_t(f)] += (angle[size_t(f)] - stepMean(angle, f)) / kRad;
+      placeCentreOfMass();
     }
   }
   return sampleClip(s, b, "run", seconds, fps,

@@ -77,7 +77,11 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // the root crouches so that the landing leg is 96% stretched. On a foot the
 // ground pushes from under the foot through the centre of mass (a
 // spring-mass runner): the body brakes while the foot is ahead of it and is
-// pushed on once it is behind (2.85-3.1 m/s within a step at 3 m/s). The swinging
+// pushed on once it is behind (2.85-3.1 m/s within a step at 3 m/s). The
+// trunk pitches against the legs' swing (a few degrees about its lean) so
+// that the whole body's angular momentum about its centre of mass stays at
+// its mean over a step: constant in flight, and no torque asked of the
+// ground's push. The swinging
 // leg, from its hip, folds (knee past 90 deg at full speed, heel towards the
 // seat) and unfolds to land, continuing the stance's motion at lift-off and
 // touchdown, so the knees never snap (slow, the foot glides from footprint to
