@@ -560,9 +560,10 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     const int32_t half = int32_t(std::lround(kStep * fps / 2));
     // A step-long moving average, centred (the ends clamped).
     auto stepMean = [&](const auto& v, int32_t f) {
-      std::decay_t<decltype(v[0])> sum = v[0] * 0.0;
+      using Value = std::decay_t<decltype(v[0])>;
+      Value sum = v[0] * 0.0;
       for (int32_t g = f - half; g <= f + half; ++g) sum += v[size_t(std::clamp(g, 0, frames - 1))];
-      return sum / double(2 * half + 1);
+      return Value(sum / double(2 * half + 1));  // evaluated: not an expression of `sum`
     };
     auto placeCentreOfMass = [&]() {
       for (int round = 0; round < 4; ++round) {
