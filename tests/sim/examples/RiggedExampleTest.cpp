@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,14 @@ TEST(RiggedExample, CommittedProjectIsUpToDateAndSimulates) {
   EXPECT_LT(model->nodeCount(), 1500u);
 }
 
+// The committed example's "Run (generated)" as the controller sees it.
+control::ReferenceMotion committedRun() {
+  const Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
+  const auto run = std::find_if(p.clips.begin(), p.clips.end(), [](const ClipObject& c) { return c.clip.name == "Run (generated)"; });
+  if (run == p.clips.end()) throw std::runtime_error("the rigged example has no 'Run (generated)' clip");
+  return control::ReferenceMotion(*liu2013::buildLiu2013Model(p), run->clip);
+}
+
 // The example's run ("Run (generated)", 7 s) is physically plausible for this
 // character's body: in every flight at full speed the whole body's centre of
 // mass (with the masses the controller sees) falls freely and keeps its
@@ -35,11 +44,7 @@ TEST(RiggedExample, CommittedProjectIsUpToDateAndSimulates) {
 // masses, its root took the planned path: the centre of mass fell at 11-16
 // m/s^2 in flight and its forward speed swung 2.3-3.7 m/s within a step.)
 TEST(RiggedExample, TheRunsCentreOfMassFallsFreelyInFlightAndKeepsItsSpeed) {
-  const Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
-  const auto model = liu2013::buildLiu2013Model(p);
-  const auto run = std::find_if(p.clips.begin(), p.clips.end(), [](const ClipObject& c) { return c.clip.name == "Run (generated)"; });
-  ASSERT_NE(run, p.clips.end());
-  const control::ReferenceMotion ref(*model, run->clip);
+  const control::ReferenceMotion ref = committedRun();
   constexpr double kStep = 0.35, kStance = 0.21;
   for (int k = 8; k < 12; ++k) {  // the flights of 2.99-4.2 s
     const double a = k * kStep + kStance + 0.01, b = (k + 1) * kStep - 0.01;
@@ -89,11 +94,7 @@ TEST(RiggedExample, TheRunsCentreOfMassFallsFreelyInFlightAndKeepsItsSpeed) {
 // and the ground had to pull at every landing; before the trunk pitched
 // against the legs' swing, 10 cm behind.)
 TEST(RiggedExample, TheRunsGroundPushComesFromUnderTheStanceFootAndFlightKeepsItsSpin) {
-  const Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
-  const auto model = liu2013::buildLiu2013Model(p);
-  const auto run = std::find_if(p.clips.begin(), p.clips.end(), [](const ClipObject& c) { return c.clip.name == "Run (generated)"; });
-  ASSERT_NE(run, p.clips.end());
-  const control::ReferenceMotion ref(*model, run->clip);
+  const control::ReferenceMotion ref = committedRun();
   const dyn::ArticulatedModel& body = ref.bodyModel();
   const double mass = dyn::totalMass(body);
   int32_t foot[2] = {-1, -1};
@@ -148,11 +149,7 @@ TEST(RiggedExample, TheRunsGroundPushComesFromUnderTheStanceFootAndFlightKeepsIt
 // legs were straight through every flight and the knees snapped at up to
 // 2,600 degrees/s when the feet landed and left.)
 TEST(RiggedExample, TheRunsKneesFoldInTheSwingAndNeverSnap) {
-  const Project p = loadProject(std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew");
-  const auto model = liu2013::buildLiu2013Model(p);
-  const auto run = std::find_if(p.clips.begin(), p.clips.end(), [](const ClipObject& c) { return c.clip.name == "Run (generated)"; });
-  ASSERT_NE(run, p.clips.end());
-  const control::ReferenceMotion ref(*model, run->clip);
+  const control::ReferenceMotion ref = committedRun();
   const auto& links = ref.bodyModel().links;
   std::vector<size_t> knees;
   for (size_t i = 0; i < links.size(); ++i)
