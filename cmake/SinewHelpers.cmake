@@ -1,9 +1,15 @@
-# sinew_add_test(NAME SOURCES... [LIBS ...] [LABELS ...] [TIMEOUT SECONDS])
+# sinew_add_test(NAME SOURCES... [LIBS ...] [LABELS ...] [TIMEOUT SECONDS] [RELEASE_ONLY PATTERN...])
 # One GoogleTest executable; each TEST becomes a CTest test carrying LABELS.
 # TIMEOUT (default 300 s) is per test: long physics runs take several times
 # longer on a machine without AVX-512 than on the one they were tuned on.
+# RELEASE_ONLY names tests (GoogleTest patterns, Suite.Name, * allowed) that
+# carry the label "physics" instead: long searches and figure-sized runs, which
+# take 5-20 times longer under the sanitizers and which the sanitizer run
+# (scripts/test.sh: labels unit|import|cli) therefore skips. The test
+# NAME.ReleaseOnlyPatternsNameTests fails if a pattern matches no test (a
+# renamed test would otherwise quietly go back to every run).
 function(sinew_add_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS;RELEASE_ONLY" ${ARGN})
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT 300)
   endif()
@@ -13,7 +19,26 @@ function(sinew_add_test name)
     SINEW_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
     SINEW_BINARY_DIR="${CMAKE_BINARY_DIR}"
     SINEW_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}")
-  gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} DISCOVERY_TIMEOUT 60)
+  # Long runs first: on a clean build (no CTest cost data yet) ctest -j2
+  # otherwise starts them in declaration order and one may run alone at the end.
+  set(_cost 0)
+  if("physics" IN_LIST ARG_LABELS)
+    set(_cost 1000)
+  endif()
+  if(ARG_RELEASE_ONLY)
+    string(JOIN ":" _release_only ${ARG_RELEASE_ONLY})
+    gtest_discover_tests(${name} TEST_FILTER "-${_release_only}"
+      PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} COST ${_cost} DISCOVERY_TIMEOUT 60)
+    gtest_discover_tests(${name} TEST_FILTER "${_release_only}"
+      PROPERTIES LABELS physics TIMEOUT ${ARG_TIMEOUT} COST 100 DISCOVERY_TIMEOUT 60)
+    add_test(NAME ${name}.ReleaseOnlyPatternsNameTests
+      COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:${name}> "-DPATTERNS=${ARG_RELEASE_ONLY}"
+              -P ${CMAKE_SOURCE_DIR}/cmake/CheckTestPatterns.cmake)
+    set_tests_properties(${name}.ReleaseOnlyPatternsNameTests PROPERTIES LABELS unit)
+  else()
+    gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} COST ${_cost}
+                         DISCOVERY_TIMEOUT 60)
+  endif()
 endfunction()
 
 # sinew_check_layering(TARGET DIR FORBIDDEN_REGEX DESCRIPTION)
