@@ -315,8 +315,8 @@ TEST(ControllerQuality, TurnAroundFrom01_01StepsRoundUprightWithItsFeedback) {
   EXPECT_EQ(c.sourceClip, "01_01");
 
   // The optimiser still makes that controller from its saved settings, to the
-  // last bit: its first five windows are among the states the search keeps
-  // after five windows today (the whole search, 3.5 minutes on 2 cores, is the
+  // last bit: its first three windows are among the states the search keeps
+  // after three windows today (the whole search, 3.5 minutes on 2 cores, is the
   // command above; the thread count does not matter).
   const OptimizeSpec spec = specFromJson(c.settings, "humanoid-turn.sinew");
   EXPECT_EQ(spec.start, 8.0);
@@ -324,9 +324,9 @@ TEST(ControllerQuality, TurnAroundFrom01_01StepsRoundUprightWithItsFeedback) {
   const PreparedOptimization prepared = prepareOptimization(project, spec);
   SamconSearch search(prepared.problem, makeThreadedEvaluator(2));
   ASSERT_EQ(size_t(search.windowCount()), c.windows.size());
-  while (search.windowsDone() < 5) search.runWindow();
+  while (search.windowsDone() < 3) search.runWindow();
   ASSERT_FALSE(search.failed());
-  const std::vector<ControlWindow> prefix(c.windows.begin(), c.windows.begin() + 5);
+  const std::vector<ControlWindow> prefix(c.windows.begin(), c.windows.begin() + 3);
   const auto kept = search.keptPaths();
   EXPECT_TRUE(std::any_of(kept.begin(), kept.end(), [&](const auto& path) { return path == prefix; }))
       << "projects/humanoid/humanoid-turn.sinew is stale: regenerate it with the command above";
