@@ -2,7 +2,9 @@
 # One command: install dependencies, build, and run every test.
 #  1. Release build of everything; all tests (GUI tests under Xvfb).
 #  2. sim/ and its unit, import and CLI tests built with AddressSanitizer and
-#     UndefinedBehaviorSanitizer, and run under them.
+#     UndefinedBehaviorSanitizer, and run under them (not the "physics" label:
+#     paper figures, long runs and searches, Release only; RELEASE_ONLY in
+#     cmake/SinewHelpers.cmake).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # ccache: paths relative to the checkout, so clones in other folders share the cache.
