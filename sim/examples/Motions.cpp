@@ -366,6 +366,7 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   const int32_t frames = frameCountFor(seconds, fps, b.context());
   std::vector<Vec3> shift(static_cast<size_t>(frames), Vec3::Zero());
   std::vector<double> trunkPitch(static_cast<size_t>(frames), 0.0);  // degrees, added to the lean (below)
+  std::vector<double> trunkYaw(static_cast<size_t>(frames), 0.0);    // degrees, about the spine's vertical
   // On a foot the ground pushes from under the foot through the centre of
   // mass (a spring-mass runner), so the body brakes while the foot is ahead
   // of it and is pushed on once it is behind: `surge` is that forward
@@ -539,7 +540,8 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     p.set(rightArm, about(-Vec3::UnitX(), -armSwing) * about(Vec3::UnitZ(), 70 * effort));
     p.set(leftForeArm, about(-Vec3::UnitY(), 80 * effort));
     p.set(rightForeArm, about(Vec3::UnitY(), 80 * effort));
-    p.set(spine, about(Vec3::UnitX(), 8 * effort + trunkPitch[size_t(std::clamp(std::lround(t * fps), 0L, long(frames - 1)))]));
+    const size_t f = size_t(std::clamp(std::lround(t * fps), 0L, long(frames - 1)));
+    p.set(spine, about(Vec3::UnitY(), trunkYaw[f]) * about(Vec3::UnitX(), 8 * effort + trunkPitch[f]));
     p.set(chest, about(Vec3::UnitY(), 0.2 * armSwing));
   };
 
@@ -565,6 +567,11 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
       for (int32_t g = f - half; g <= f + half; ++g) sum += v[size_t(std::clamp(g, 0, frames - 1))];
       return Value(sum / double(2 * half + 1));  // evaluated: not an expression of `sum`
     };
+    auto strideMean = [&](const std::vector<double>& v, int32_t f) {  // two steps, centred
+      double sum = 0;
+      for (int32_t g = f - 2 * half; g <= f + 2 * half; ++g) sum += v[size_t(std::clamp(g, 0, frames - 1))];
+      return sum / double(4 * half + 1);
+    };
     auto placeCentreOfMass = [&]() {
       for (int round = 0; round < 4; ++round) {
         std::vector<Vec3> offset(static_cast<size_t>(frames));
@@ -581,8 +588,12 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     // so that the whole body's angular momentum about its centre of mass
     // (about the character's sideways x axis) stays at its mean over a step:
     // in flight nothing could change it, and on a foot the ground's push then
-    // needs no torque about the centre of mass. Each joint's mass taken as a
-    // point; two rounds, each followed by placing the centre of mass again.
+    // needs no torque about the centre of mass. It also twists (about the
+    // vertical through the spine's joint) against the legs' swing beside the
+    // body's middle, so that the yaw momentum stays at its mean over a stride
+    // (two steps, one per leg): otherwise only the sole's friction could turn
+    // the body back. Each joint's mass taken as a point; two rounds, each
+    // followed by placing the centre of mass again.
     std::vector<bool> trunk(s.size(), false);
     for (size_t j = 0; j < s.size(); ++j)
       trunk[j] = int32_t(j) == spine || (s.joints[j].parent >= 0 && trunk[size_t(s.joints[j].parent)]);
@@ -597,22 +608,32 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
         pivot[size_t(f)] = joints[size_t(spine)];
       }
       std::vector<double> momentum(static_cast<size_t>(frames), 0.0), inertia(static_cast<size_t>(frames), 1.0);
+      std::vector<double> yawMomentum(static_cast<size_t>(frames), 0.0), yawInertia(static_cast<size_t>(frames), 1.0);
       for (int32_t f = 1; f + 1 < frames; ++f) {
         const std::vector<Vec3>&r = points[size_t(f)], &before = points[size_t(f - 1)], &after = points[size_t(f + 1)];
         const Vec3 c = centreOfMass(r, body), vc = (centreOfMass(after, body) - centreOfMass(before, body)) * fps / 2;
-        double l = 0, i = 0;
+        double l = 0, i = 0, ly = 0, iy = 0;
         for (size_t j = 0; j < s.size(); ++j) {
           const Vec3 v = (after[j] - before[j]) * fps / 2 - vc, rc = r[j] - c, rp = r[j] - pivot[size_t(f)];
           l += body[j].mass * rc.cross(v).x();
-          if (trunk[j]) i += body[j].mass * (rc.y() * rp.y() + rc.z() * rp.z());
+          ly += body[j].mass * rc.cross(v).y();
+          if (trunk[j]) {
+            i += body[j].mass * (rc.y() * rp.y() + rc.z() * rp.z());
+            iy += body[j].mass * (rc.x() * rp.x() + rc.z() * rp.z());
+          }
         }
-        momentum[size_t(f)] = l;
-        inertia[size_t(f)] = std::max(i, 1e-6);
+        momentum[size_t(f)] = l, yawMomentum[size_t(f)] = ly;
+        inertia[size_t(f)] = std::max(i, 1e-6), yawInertia[size_t(f)] = std::max(iy, 1e-6);
       }
       std::vector<double> rate(static_cast<size_t>(frames), 0.0), angle(static_cast<size_t>(frames), 0.0);
       for (int32_t f = 0; f < frames; ++f) rate[size_t(f)] = (stepMean(momentum, f) - momentum[size_t(f)]) / inertia[size_t(f)];
       for (int32_t f = 1; f < frames; ++f) angle[size_t(f)] = angle[size_t(f - 1)] + 0.5 * (rate[size_t(f - 1)] + rate[size_t(f)]) / fps;
       for (int32_t f = 0; f < frames; ++f) trunkPitch[size_t(f)] += (angle[size_t(f)] - stepMean(angle, f)) / kRad;
+      std::vector<double> yawRate(static_cast<size_t>(frames), 0.0), yaw(static_cast<size_t>(frames), 0.0);
+      for (int32_t f = 0; f < frames; ++f)
+        yawRate[size_t(f)] = (strideMean(yawMomentum, f) - yawMomentum[size_t(f)]) / yawInertia[size_t(f)];
+      for (int32_t f = 1; f < frames; ++f) yaw[size_t(f)] = yaw[size_t(f - 1)] + 0.5 * (yawRate[size_t(f - 1)] + yawRate[size_t(f)]) / fps;
+      for (int32_t f = 0; f < frames; ++f) trunkYaw[size_t(f)] += (yaw[size_t(f)] - strideMean(yaw, f)) / kRad;
       placeCentreOfMass();
     }
   }
