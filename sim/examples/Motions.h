@@ -65,19 +65,16 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // Running forward (+z), made to be physically plausible since no running
 // capture ships here: it speeds up from standing to `speed` m/s over the first
 // 3 s and stops over the last 3 s (C2 ramps, at most 1.9 m/s^2 at 3 m/s), a
-// step every 0.35 s: at full speed 0.21 s on one foot, then 0.14 s with both
-// feet off the ground (slower, the flight shortens in proportion to the speed
-// and the stance lengthens). The speed changes only on a foot, and in flight
-// the planned path falls freely (vertical speed +-g tf/2, a parabola,
-// forward speed constant); on a foot it dips with
+// step every 0.35 s: 0.21 s on one foot, then 0.14 s with both feet off the
+// ground. In flight the planned path
+// falls freely (vertical speed +-g tf/2, a parabola); on a foot it dips with
 // an upward acceleration that gives back the height the flight lost (the
 // vertical momentum balances over a step). Each foot lands under where the
 // hip will be half a stance later, less h a / g while the speed changes at a
 // (the ground's push then points through the centre of mass, at height h, so
 // the body does not pitch), and stays planted until it lifts (two-bone
 // inverse kinematics of hip and knee in the sagittal plane, the sole level);
-// the root crouches so that the landing leg is 96% stretched at full speed
-// (and the leg reaches across the stance and the lead at every speed). On a foot the
+// the root crouches so that the landing leg is 96% stretched. On a foot the
 // ground pushes from under the foot through the centre of mass (a
 // spring-mass runner): the body brakes while the foot is ahead of it and is
 // pushed on once it is behind (2.85-3.1 m/s within a step at 3 m/s). The
