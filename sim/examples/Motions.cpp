@@ -561,16 +561,13 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     if (!(total > 0)) throw InputError(b.context(), "the body has no mass");
     const int32_t half = int32_t(std::lround(kStep * fps / 2));
     // A step-long moving average, centred (the ends clamped).
-    auto stepMean = [&](const auto& v, int32_t f) {
+    // A moving average over `steps` steps, centred (the ends clamped).
+    auto stepMean = [&](const auto& v, int32_t f, int32_t steps = 1) {
       using Value = std::decay_t<decltype(v[0])>;
+      const int32_t reach = steps * half;
       Value sum = v[0] * 0.0;
-      for (int32_t g = f - half; g <= f + half; ++g) sum += v[size_t(std::clamp(g, 0, frames - 1))];
-      return Value(sum / double(2 * half + 1));  // evaluated: not an expression of `sum`
-    };
-    auto strideMean = [&](const std::vector<double>& v, int32_t f) {  // two steps, centred
-      double sum = 0;
-      for (int32_t g = f - 2 * half; g <= f + 2 * half; ++g) sum += v[size_t(std::clamp(g, 0, frames - 1))];
-      return sum / double(4 * half + 1);
+      for (int32_t g = f - reach; g <= f + reach; ++g) sum += v[size_t(std::clamp(g, 0, frames - 1))];
+      return Value(sum / double(2 * reach + 1));  // evaluated: not an expression of `sum`
     };
     auto placeCentreOfMass = [&]() {
       for (int round = 0; round < 4; ++round) {
@@ -625,15 +622,17 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
         momentum[size_t(f)] = l, yawMomentum[size_t(f)] = ly;
         inertia[size_t(f)] = std::max(i, 1e-6), yawInertia[size_t(f)] = std::max(iy, 1e-6);
       }
-      std::vector<double> rate(static_cast<size_t>(frames), 0.0), angle(static_cast<size_t>(frames), 0.0);
-      for (int32_t f = 0; f < frames; ++f) rate[size_t(f)] = (stepMean(momentum, f) - momentum[size_t(f)]) / inertia[size_t(f)];
-      for (int32_t f = 1; f < frames; ++f) angle[size_t(f)] = angle[size_t(f - 1)] + 0.5 * (rate[size_t(f - 1)] + rate[size_t(f)]) / fps;
-      for (int32_t f = 0; f < frames; ++f) trunkPitch[size_t(f)] += (angle[size_t(f)] - stepMean(angle, f)) / kRad;
-      std::vector<double> yawRate(static_cast<size_t>(frames), 0.0), yaw(static_cast<size_t>(frames), 0.0);
-      for (int32_t f = 0; f < frames; ++f)
-        yawRate[size_t(f)] = (strideMean(yawMomentum, f) - yawMomentum[size_t(f)]) / yawInertia[size_t(f)];
-      for (int32_t f = 1; f < frames; ++f) yaw[size_t(f)] = yaw[size_t(f - 1)] + 0.5 * (yawRate[size_t(f - 1)] + yawRate[size_t(f)]) / fps;
-      for (int32_t f = 0; f < frames; ++f) trunkYaw[size_t(f)] += (yaw[size_t(f)] - strideMean(yaw, f)) / kRad;
+      // The trunk's turn (degrees, added to `out`) whose rate takes the
+      // momentum's departure from its mean over `steps` steps.
+      auto counterTurn = [&](const std::vector<double>& l, const std::vector<double>& inertiaOf, int32_t steps,
+                             std::vector<double>& out) {
+        std::vector<double> rate(static_cast<size_t>(frames), 0.0), angle(static_cast<size_t>(frames), 0.0);
+        for (int32_t f = 0; f < frames; ++f) rate[size_t(f)] = (stepMean(l, f, steps) - l[size_t(f)]) / inertiaOf[size_t(f)];
+        for (int32_t f = 1; f < frames; ++f) angle[size_t(f)] = angle[size_t(f - 1)] + 0.5 * (rate[size_t(f - 1)] + rate[size_t(f)]) / fps;
+        for (int32_t f = 0; f < frames; ++f) out[size_t(f)] += (angle[size_t(f)] - stepMean(angle, f, steps)) / kRad;
+      };
+      counterTurn(momentum, inertia, 1, trunkPitch);
+      counterTurn(yawMomentum, yawInertia, 2, trunkYaw);
       placeCentreOfMass();
     }
   }
