@@ -306,12 +306,12 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   if (!(seconds > 2 * ramp))
     throw InputError(b.context(), "duration must be longer than 6 s (3 s to speed up, 3 s to stop)");
 
-  // Gait: a step every 0.35 s (171 a minute), each 0.21 s on one foot then
-  // 0.14 s of flight; the root's height is ballistic in flight (vertical
-  // speed +-v0, v0 = g tf / 2) and dips in stance with an upward acceleration
-  // that gives the steps back the height the flights lost.
+  // Gait: a step every 0.35 s (171 a minute); at full speed each is 0.21 s
+  // on one foot then 0.14 s of flight, slower the flight shortens with the
+  // speed (none standing). The root's height is ballistic in flight (vertical
+  // speed +-g tf / 2) and dips in stance with an upward acceleration that
+  // gives the steps back the height the flights lost.
   constexpr double kStep = 0.35, kStance = 0.21, kFlight = kStep - kStance, kG = 9.81;
-  const double v0 = kG * kFlight / 2;
   const std::vector<Transform> rest = s.worldRest();
   const Vec3 hip = rest[size_t(legs[0].upLeg)].translation, knee = rest[size_t(legs[0].leg)].translation,
              ankle = rest[size_t(legs[0].foot)].translation;
@@ -320,17 +320,41 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   // planar in those lengths.
   auto sagittal = [](const Vec3& v) { return std::hypot(v.y(), v.z()); };
   const double thigh = sagittal(knee - hip), shin = sagittal(ankle - knee), reach = sagittal(ankle - hip);
-  // The root lowers at full speed so that the foot reaches the ground half a
-  // stance ahead of the hip with the knee a little bent (the ankle at 96% of
-  // the leg's reach, so that the leg can still stretch as it lands and
-  // pushes off).
   constexpr double kPlanted = 0.96;
-  const double halfStance = speed * kStance / 2;
-  const double crouch = reach - std::sqrt(std::max(0.0, std::pow(kPlanted * reach, 2) - halfStance * halfStance));
 
   // Speed: 0 -> speed -> 0 (C2 ramps); distance by trapezoids on a fine grid.
   auto speedAt = [&](double t) { return speed * smootherstep(t / ramp) * smootherstep((seconds - t) / ramp); };
   auto accelerationAt = [&](double t) { return (speedAt(t + 1e-3) - speedAt(t - 1e-3)) / 2e-3; };
+  // Step k's flight and stance (s). Both feet leave the ground only in a
+  // flight, and there the body falls freely: with a flight of full length
+  // and the bounce scaled down at lower speeds, the speeding-up steps had
+  // 0.14 s with no foot down while the body fell at a fraction of g.
+  auto flightOf = [&](int k) { return kFlight * speedAt(std::clamp((k + 0.5) * kStep, 0.0, seconds)) / speed; };
+  auto stanceOf = [&](int k) { return kStep - flightOf(k); };
+  // The root lowers with the speed so that the foot reaches the ground half a
+  // stance ahead of the hip with the knee a little bent (at full speed the
+  // ankle at 96% of the leg's reach, so that the leg can still stretch as it
+  // lands and pushes off); slower, the stance is longer and so is its reach,
+  // and while the speed changes the foot is planted behind (or ahead of) the
+  // centre of mass by the lead below, which the leg must reach too.
+  auto crouchAt = [&](double t) {
+    const double effort = speedAt(t) / speed;
+    const double halfStance = speedAt(t) * (kStep - kFlight * effort) / 2 +
+                              rest[0].translation.y() * std::abs(accelerationAt(std::clamp(t, 0.0, seconds))) / kG;
+    return effort * (1 - kPlanted) * reach + kPlanted * reach -
+           std::sqrt(std::max(0.0, std::pow(kPlanted * reach, 2) - halfStance * halfStance));
+  };
+  // Nothing can speed the body up in flight either: each step's change of
+  // speed happens on its foot (smoothly from touchdown to lift-off), and the
+  // speed is the planned one at every touchdown.
+  auto stepSpeedAt = [&](double t) {
+    const int k = int(std::floor(t / kStep));
+    const double before = speedAt(std::clamp(k * kStep, 0.0, seconds)), after = speedAt(std::clamp((k + 1) * kStep, 0.0, seconds));
+    return before + (after - before) * smootherstep(std::min(1.0, (t - k * kStep) / stanceOf(k)));
+  };
+  auto stanceAcceleration = [&](int k) {  // the mean over step k's stance
+    return (speedAt(std::clamp((k + 1) * kStep, 0.0, seconds)) - speedAt(std::clamp(k * kStep, 0.0, seconds))) / stanceOf(k);
+  };
   // While the speed changes, the ground's push must point through the centre
   // of mass (taken at the root's rest height) or the body would spin: the
   // stance foot lands h a / g behind it while speeding up (ahead while
@@ -339,7 +363,7 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   const double h = 1e-3;
   std::vector<double> travelled{0.0};
   for (double t = h; t <= seconds + 2 * kStep + h; t += h)
-    travelled.push_back(travelled.back() + 0.5 * h * (speedAt(t - h) + speedAt(t)));
+    travelled.push_back(travelled.back() + 0.5 * h * (stepSpeedAt(t - h) + stepSpeedAt(t)));
   auto forward = [&](double t) {
     const double x = std::clamp(t, 0.0, seconds) / h;
     const size_t i = std::min(size_t(x), travelled.size() - 2);
@@ -349,8 +373,8 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   // half a stance later (less the lead above), and stays until the leg's
   // next step k + 2.
   auto plant = [&](int k) {
-    const double midStance = k * kStep + kStance / 2;
-    return forward(midStance) - comHeight * accelerationAt(std::clamp(midStance, 0.0, seconds)) / kG;
+    const double midStance = k * kStep + stanceOf(k) / 2;
+    return forward(midStance) - comHeight * stanceAcceleration(k) * stanceOf(k) / kStep / kG;
   };
   // Runners put their feet nearly on one line: at full speed each foot lands
   // 3 cm from the middle (at rest the ankles stand 2|x| apart), so that the
@@ -375,10 +399,15 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   // behind the ankle to the ball of the foot over the stance; each stance's
   // mean is left to the planned speed-up, and the offset and its rate are
   // centred over a step, so the mean speed is the planned one.
-  auto bounceAt = [&](double u) {  // the vertical path's shape within a step, and its acceleration
-    return u < kStance ? std::pair{-v0 * kStance / M_PI * std::sin(M_PI * u / kStance),
-                                   v0 * M_PI / kStance * std::sin(M_PI * u / kStance)}
-                       : std::pair{v0 * (u - kStance) - 0.5 * kG * (u - kStance) * (u - kStance), -kG};
+  // The vertical path (height, acceleration) at u s into step k: in stance
+  // from the last flight's landing speed to this flight's take-off speed (a
+  // half sine, plus a cubic for their difference), then ballistic.
+  auto bounceAt = [&](int k, double u) {
+    const double stance = stanceOf(k), in = kG * flightOf(k - 1) / 2, out = kG * flightOf(k) / 2;
+    if (u >= stance) return std::pair{out * (u - stance) - 0.5 * kG * (u - stance) * (u - stance), -kG};
+    const double x = u / stance, mean = (in + out) / 2, half = (out - in) / 2;
+    return std::pair{-mean * stance / M_PI * std::sin(M_PI * x) + half * stance * x * (1 - x) * (1 - 2 * x),
+                     mean * M_PI / stance * std::sin(M_PI * x) + half / stance * (12 * x - 6)};
   };
   const size_t grid = size_t(std::ceil(seconds / h)) + 1;
   std::vector<double> surge(grid, 0.0);
@@ -386,15 +415,15 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     const Vec3 root0 = rest[0].translation;
     std::vector<double> push(grid, 0.0);
     for (int k = 0; k * kStep < seconds; ++k) {
-      const size_t first = size_t(std::ceil(k * kStep / h)), last = std::min(grid, size_t(std::ceil((k * kStep + kStance) / h)));
+      const size_t first = size_t(std::ceil(k * kStep / h)), last = std::min(grid, size_t(std::ceil((k * kStep + stanceOf(k)) / h)));
       if (first >= last) continue;
       double mean = 0;
       for (size_t i = first; i < last; ++i) {
         const double t = double(i) * h, u = t - k * kStep, effort = speedAt(t) / speed;
-        const auto [height, lift] = bounceAt(u);
-        const double up = effort * (kG + effort * lift);  // the push's vertical part per unit mass
-        const double cop = ankle.z() + plant(k) + reach * (-0.03 + 0.15 * u / kStance);
-        const double comZ = root0.z() + forward(t), comY = root0.y() + effort * (height - crouch);
+        const auto [height, lift] = bounceAt(k, u);
+        const double up = effort * (kG + lift);  // the push's vertical part per unit mass
+        const double cop = ankle.z() + plant(k) + reach * (-0.03 + 0.15 * u / stanceOf(k));
+        const double comZ = root0.z() + forward(t), comY = root0.y() + height - crouchAt(t);
         push[i] = up * (comZ - cop) / comY;
         mean += push[i];
       }
@@ -426,8 +455,9 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     return surge[i] + (x - double(i)) * (surge[i + 1] - surge[i]);
   };
   auto plannedRoot = [&](double t) {
-    const double height = bounceAt(std::fmod(t, kStep)).first;
-    return Vec3(0, speedAt(t) / speed * (height - crouch), forward(t) + surgeAt(t));
+    const int k = int(std::floor(t / kStep));
+    const double height = bounceAt(k, t - k * kStep).first;
+    return Vec3(0, height - crouchAt(t), forward(t) + surgeAt(t));
   };
   auto rootAt = [&](double t) -> Vec3 {
     const double x = std::clamp(t * fps, 0.0, double(frames - 1));
@@ -461,7 +491,7 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   auto planted = [&](int k) -> Vec3 { return Vec3(0, ankle.y(), ankle.z() + plant(k)); };
   auto hipAt = [&](double t) -> Vec3 { return hip + rootAt(t); };
   auto swingAt = [&](int k, double t, double effort) -> Vec3 {
-    const double t0 = k * kStep + kStance, t1 = (k + 2) * kStep, e = 1e-3;
+    const double t0 = k * kStep + stanceOf(k), t1 = (k + 2) * kStep, e = 1e-3;
     const Polar a = polar(planted(k) - hipAt(t0), -(hipAt(t0 + e) - hipAt(t0 - e)) / (2 * e));
     const Polar c = polar(planted(k + 2) - hipAt(t1), -(hipAt(t1 + e) - hipAt(t1 - e)) / (2 * e));
     const double tm = t0 + 0.6 * (t1 - t0);
@@ -482,8 +512,8 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     int k = int(std::floor(t / kStep));
     if ((k % 2 + 2) % 2 != leg.parity) --k;  // this leg's latest step
     const double u = t - k * kStep;
-    if (u < kStance) return Vec3(inward(k, side), 0, plant(k));
-    const double w = (u - kStance) / (2 * kStep - kStance);  // swing, 0..1
+    if (u < stanceOf(k)) return Vec3(inward(k, side), 0, plant(k));
+    const double w = (u - stanceOf(k)) / (2 * kStep - stanceOf(k));  // swing, 0..1
     const double x = inward(k, side) + (inward(k + 2, side) - inward(k, side)) * smootherstep(w);
     // Slow, the foot glides along the ground from one footprint to the next
     // (standing, it stays put); the faster, the more it swings as above.
