@@ -329,7 +329,13 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   // flight, and there the body falls freely: with a flight of full length
   // and the bounce scaled down at lower speeds, the speeding-up steps had
   // 0.14 s with no foot down while the body fell at a fraction of g.
-  auto flightOf = [&](int k) { return kFlight * speedAt(std::clamp((k + 0.5) * kStep, 0.0, seconds)) / speed; };
+  // The last steps have none: a flight's landing speed feeds the next
+  // stance's bounce, so a flight whose next step does not end in the clip
+  // would leave the body bobbing in its last frame, which must stand.
+  auto flightOf = [&](int k) {
+    if ((k + 2) * kStep > seconds + 1e-9) return 0.0;
+    return kFlight * speedAt(std::clamp((k + 0.5) * kStep, 0.0, seconds)) / speed;
+  };
   auto stanceOf = [&](int k) { return kStep - flightOf(k); };
   // The root lowers with the speed so that the foot reaches the ground half a
   // stance ahead of the hip with the knee a little bent (at full speed the
@@ -513,7 +519,10 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     if ((k % 2 + 2) % 2 != leg.parity) --k;  // this leg's latest step
     const double u = t - k * kStep;
     if (u < stanceOf(k)) return Vec3(inward(k, side), 0, plant(k));
-    const double w = (u - stanceOf(k)) / (2 * kStep - stanceOf(k));  // swing, 0..1
+    // Swing, 0..1, ending at the next touchdown or, for a last step past the
+    // clip's end, at the end: the clip's last frame stands on both feet.
+    const double touchdown = std::min((k + 2) * kStep, seconds) - k * kStep;
+    const double w = std::clamp((u - stanceOf(k)) / std::max(touchdown - stanceOf(k), 1e-9), 0.0, 1.0);
     const double x = inward(k, side) + (inward(k + 2, side) - inward(k, side)) * smootherstep(w);
     // Slow, the foot glides along the ground from one footprint to the next
     // (standing, it stays put); the faster, the more it swings as above.

@@ -231,15 +231,25 @@ TEST(Motions, RunPlantsItsFeetFliesBetweenStepsAndKeepsItsSpeed) {
   }
   // Speeding up, the ground's push points through the body: at mid-stance the
   // foot is behind the hips by h a / g (h the root's height, a = 1.875 m/s^2 at
-  // 1.5 s, the ramp's steepest), and under them at full speed.
+  // 1.5 s, the ramp's steepest: the step's change of speed over its length),
+  // and under them at full speed. A stance is where the foot stays within
+  // 2 mm of where it landed (longer at lower speeds, where the flights are
+  // shorter; the foot comes and goes alike, so the middle is the stance's).
   auto lead = [&](int k) {
-    const std::vector<Vec3> p = jointPositionsAt(clip, k * 0.35 + 0.105);
-    return (p[hips].z() - p[feet[k % 2]].z()) - (rest[size_t(hips)].z() - rest[size_t(feet[k % 2])].z());
+    const int32_t foot = feet[k % 2];
+    const Vec3 landed = jointPositionsAt(clip, k * 0.35 + 0.01)[foot];
+    auto near = [&](double t) { return (jointPositionsAt(clip, t)[foot] - landed).norm() < 2e-3; };
+    double touchdown = k * 0.35 + 0.01, liftOff = touchdown;
+    while (touchdown > k * 0.35 - 0.1 && near(touchdown - 1e-4)) touchdown -= 1e-4;
+    while (liftOff < k * 0.35 + 0.35 && near(liftOff + 1e-4)) liftOff += 1e-4;
+    EXPECT_GT(liftOff - touchdown, 0.2) << "step " << k << "'s stance";
+    const std::vector<Vec3> p = jointPositionsAt(clip, (touchdown + liftOff) / 2);
+    return (p[hips].z() - p[foot].z()) - (rest[size_t(hips)].z() - rest[size_t(foot)].z());
   };
   const double steepest = rest[size_t(hips)].y() * 1.875 / 9.81;
-  EXPECT_NEAR(lead(4), steepest, 0.03);  // mid-stance at 1.505 s
-  EXPECT_NEAR(lead(12), 0.0, 0.01);      // 4.305 s
-  EXPECT_NEAR(lead(24), -steepest, 0.03);  // slowing down: mid-stance 8.505 s, the foot ahead
+  EXPECT_NEAR(lead(4), steepest, 0.03);  // stance 1.40-1.67 s: 0.168 m
+  EXPECT_NEAR(lead(12), 0.0, 0.01);      // 4.20-4.41 s: 0.003 m
+  EXPECT_NEAR(lead(24), -steepest, 0.03);  // slowing down, the foot ahead: -0.164 m
   // At full speed the feet land nearly on one line, 3 cm either side of the hips.
   for (int k = 11; k < 13; ++k) {
     const std::vector<Vec3> p = jointPositionsAt(clip, k * 0.35 + 0.105);
@@ -278,9 +288,11 @@ TEST(Motions, TheExamplesRunReachesFullSpeedForASecondAndStops) {
   const MotionClip clip = makeRunClip(humanoid(), 7.0, 120), longer = makeRunClip(humanoid(), 10.0, 120);
   EXPECT_EQ(clip.frameCount, 841);
   const int32_t hips = jointIndex(clip, "Hips");
-  // The same up to 4 s (to 0.1 mm: the stance's surge is centred over a step,
-  // so the slowing down after 4 s reaches back half a step).
-  for (double t = 0; t <= 4.0; t += 0.25)
+  // The same up to the last touchdown before 4 s, at every touchdown and
+  // mid-step (to 0.1 mm: the stance's surge is centred over a step). The
+  // step that lands at 3.85 s already slows down on its foot: its next
+  // touchdown, at 4.2 s, is slower.
+  for (double t = 0; t < 3.86; t += 0.175)
     EXPECT_LT((jointPositionsAt(clip, t)[hips] - jointPositionsAt(longer, t)[hips]).norm(), 1e-4) << t << " s";
   const double z3 = jointPositionsAt(clip, 3.0)[hips].z(), z4 = jointPositionsAt(clip, 3.0 + 2 * 0.35)[hips].z();
   EXPECT_NEAR((z4 - z3) / 0.7, 3.0, 0.02);
