@@ -329,11 +329,15 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
   // flight, and there the body falls freely: with a flight of full length
   // and the bounce scaled down at lower speeds, the speeding-up steps had
   // 0.14 s with no foot down while the body fell at a fraction of g.
-  // The last steps have none: a flight's landing speed feeds the next
-  // stance's bounce, so a flight whose next step does not end in the clip
-  // would leave the body bobbing in its last frame, which must stand.
+  // A clip that ends at a touchdown stands there (the bounce is back to
+  // zero, the speed nearly so). One that ends inside a step would stop the
+  // body mid-bounce, or a foot mid-swing: there the last steps have no
+  // flight (a flight's landing speed feeds the next stance's bounce) and the
+  // last swing ends with the clip.
+  const double overhang = std::fmod(seconds, kStep);
+  const bool endsInsideAStep = overhang > 1e-9 && overhang < kStep - 1e-9;
   auto flightOf = [&](int k) {
-    if ((k + 2) * kStep > seconds + 1e-9) return 0.0;
+    if (endsInsideAStep && (k + 2) * kStep > seconds) return 0.0;
     return kFlight * speedAt(std::clamp((k + 0.5) * kStep, 0.0, seconds)) / speed;
   };
   auto stanceOf = [&](int k) { return kStep - flightOf(k); };
@@ -519,9 +523,8 @@ MotionClip makeRunClip(const Skeleton& s, double seconds, double fps, double spe
     if ((k % 2 + 2) % 2 != leg.parity) --k;  // this leg's latest step
     const double u = t - k * kStep;
     if (u < stanceOf(k)) return Vec3(inward(k, side), 0, plant(k));
-    // Swing, 0..1, ending at the next touchdown or, for a last step past the
-    // clip's end, at the end: the clip's last frame stands on both feet.
-    const double touchdown = std::min((k + 2) * kStep, seconds) - k * kStep;
+    // Swing, 0..1, until the next touchdown (or the clip's end, above).
+    const double touchdown = endsInsideAStep ? std::min(2 * kStep, seconds - k * kStep) : 2 * kStep;
     const double w = std::clamp((u - stanceOf(k)) / std::max(touchdown - stanceOf(k), 1e-9), 0.0, 1.0);
     const double x = inward(k, side) + (inward(k + 2, side) - inward(k, side)) * smootherstep(w);
     // Slow, the foot glides along the ground from one footprint to the next
