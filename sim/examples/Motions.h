@@ -65,11 +65,14 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // Running forward (+z), made to be physically plausible since no running
 // capture ships here: it speeds up from standing to `speed` m/s over the first
 // 3 s and stops over the last 3 s (C2 ramps, at most 1.9 m/s^2 at 3 m/s), a
-// step every 0.35 s: 0.21 s on one foot, then 0.14 s with both feet off the
-// ground. In flight the planned path
-// falls freely (vertical speed +-g tf/2, a parabola); on a foot it dips with
-// an upward acceleration that gives back the height the flight lost (the
-// vertical momentum balances over a step). Each foot lands under where the
+// step every 0.35 s: at full speed 0.21 s on one foot, then 0.14 s with both
+// feet off the ground; slower, the flight shortens in proportion (none
+// standing) and the speed changes only while a foot is down. In flight the
+// planned path falls freely (vertical speed +-g tf/2, a parabola); on a foot
+// it goes from the last flight's landing speed to the next one's take-off
+// speed (the vertical momentum balances over a step). A clip that ends inside
+// a step has no flight in its last steps and ends its last swing with it, so
+// that its last frame stands. Each foot lands under where the
 // hip will be half a stance later, less h a / g while the speed changes at a
 // (the ground's push then points through the centre of mass, at height h, so
 // the body does not pitch), and stays planted until it lifts (two-bone
