@@ -141,6 +141,32 @@ TEST(CliPlayback, ShippedKickStandsOnOneLegKicksAndStaysUp) {
 }
 
 
+// The shipped run (projects/humanoid/humanoid-run.sinew: the generated run,
+// 7 s from standing to 3 m/s, a second at full speed, then to a stop, with a
+// 1 s standing tail; searched to 4.07 s, then again from 4 s with another
+// seed): played by simulate --controller to 1.5 s past its end (7.99 s), the
+// character stays up, runs as far as the reference and stands near its end.
+// Measured (2026-11-29, 10 s played): max tilt 16.3 degrees, forward travel
+// 11.90 m (reference 12.05 m), root 0.16 m from the reference's at the
+// controller's end (0.56 m at most, at 4.65 s while slowing down).
+TEST(CliPlayback, ShippedRunSpeedsUpRunsStopsAndStaysUp) {
+  const TempDir dir;
+  const std::string stats = dir.file("run.json");
+  const ProcessResult r = cli(dir, {"simulate", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-run.sinew",
+                                    "--controller", "Run (generated) 0-7 s", "--threads", "2", "--seconds", "9.5",
+                                    "--fps", "20", "--stats-json", stats},
+                              900);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const json s = json::parse(test::readBytes(stats))["summary"];
+  EXPECT_TRUE(s["stayed_up"].get<bool>()) << s.dump(1);
+  EXPECT_GT(s["controller_end"].get<double>(), 7.5) << "the whole run and its tail";
+  EXPECT_LT(s["controller_end"].get<double>(), 9.5 - 1.0) << "played into the hold";
+  const json& t = s["forward_travel"];
+  EXPECT_GT(t["reference"].get<double>(), 10.0) << "3 m/s for a while";
+  EXPECT_NEAR(t["simulated"].get<double>(), t["reference"].get<double>(), 0.05 * t["reference"].get<double>());
+  EXPECT_LT(t["root_error_at_controller_end"].get<double>(), 0.25);
+}
+
 // The whole of CMU 01_01 (22.9 s: four jumps forward, a quarter turn, jumps
 // back, a half turn, jumps forward again) in one controller, with a 1 s
 // standing tail, shipped as "01_01 whole" in humanoid-jump.sinew. Searched in

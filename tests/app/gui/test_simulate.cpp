@@ -114,9 +114,10 @@ class SimulateTest : public ::testing::Test {
   // The played run seen from the side (camera on `target` at `distance`),
   // scrubbed on the timeline to `count` times `step` s apart from `first`:
   // the viewport's middle 60 % below the HUD's lines (the HUD says each
-  // frame's time), `columns` frames a row, saved to `path`.
+  // frame's time), `columns` frames a row, saved to `path`. With `follow`
+  // the camera keeps level with each frame's centre of mass along z.
   QImage sideStrip(const Vec3& target, double distance, double first, double step, int count, int columns,
-                   const char* path) {
+                   const char* path, bool follow = false) {
     auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
     if (!timeline) return {};
     render::Camera& camera = window->viewport()->camera();
@@ -124,8 +125,11 @@ class SimulateTest : public ::testing::Test {
     camera.distance = distance;
     camera.lookAlong(render::Camera::Axis::Side);
     std::vector<QImage> frames;
+    const std::vector<SimMeasures> measures = window->simulation()->frameMeasures(0, nullptr);
     for (int k = 0; k < count; ++k) {
-      timeline->setValue(int(std::lround((first + step * k) / window->simulation()->frameTime())));
+      const int frame = int(std::lround((first + step * k) / window->simulation()->frameTime()));
+      if (follow && frame >= 0 && size_t(frame) < measures.size()) camera.target.z() = measures[size_t(frame)].centerOfMass.z();
+      timeline->setValue(frame);
       QTest::qWait(100);
       const QImage shot = window->viewport()->grabFramebuffer();
       frames.push_back(shot.copy(shot.width() / 5, 40, 3 * shot.width() / 5, shot.height() - 40));
@@ -783,6 +787,21 @@ TEST_F(SimulateTest, ShippedZeroToFourSecondsJumpsTwiceFromTheControlPanel) {
   EXPECT_GT(rise, 0.15) << "the centre of mass rises in the jumps";
   EXPECT_GT(drop, 0.05) << "it crouches before them";
   const QImage strip = sideStrip(Vec3(0, 1.0, 0.9), 5.0, 1.4, 0.2, 18, 9, "/tmp/sinew-jump04-strip.png");
+  EXPECT_GT(imageStats(strip).distinctColors, 50);
+}
+
+// The shipped run (projects/humanoid/humanoid-run.sinew) played from the
+// Control panel past its end (7.99 s, after its standing tail): the character
+// runs 12 m and stands. A strip from the side, every 0.4 s from 0.4 s to
+// 8.0 s, the camera following the character, is saved to
+// /tmp/sinew-run-strip.png (docs/images/run-strip.png is a copy).
+TEST_F(SimulateTest, ShippedRunRunsAndStopsFromTheControlPanel) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-run.sinew");
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped run project";
+  playsUpWithItsGhost(panel, "Run (generated) 0-7 s", 8.5, "/tmp/sinew-run-play.png");
+  const std::vector<SimMeasures> m = window->simulation()->frameMeasures(0, nullptr);
+  EXPECT_GT(m.back().centerOfMass.z() - m.front().centerOfMass.z(), 10.0) << "it ran";
+  const QImage strip = sideStrip(Vec3(0, 1.0, 0), 4.0, 0.4, 0.4, 20, 10, "/tmp/sinew-run-strip.png", true);
   EXPECT_GT(imageStats(strip).distinctColors, 50);
 }
 

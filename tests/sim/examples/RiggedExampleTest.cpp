@@ -286,3 +286,10 @@ TEST(RiggedExample, CommittedJumpProjectIsTheRiggedOneWithItsControllers) {
 TEST(RiggedExample, CommittedKickProjectIsTheRiggedOneWithAController) {
   expectRiggedPlusControllers("humanoid-kick.sinew", {"Kick 0-2.5 s"}, "Kick", 1);
 }
+
+// The run: the whole 7 s of the project's own generated run, searched to
+// 4.07 s and then again from 4 s with another seed (docs/PERFORMANCE.md has
+// the commands); the controller took one id.
+TEST(RiggedExample, CommittedRunProjectIsTheRiggedOneWithAController) {
+  expectRiggedPlusControllers("humanoid-run.sinew", {"Run (generated) 0-7 s"}, "Run (generated)", 1);
+}
