@@ -68,7 +68,8 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // step every 0.35 s: at full speed 0.21 s on one foot, then 0.14 s with both
 // feet off the ground; slower, the flight shortens in proportion (none
 // standing) and the speed changes only while a foot is down. In flight the
-// planned path falls freely (vertical speed +-g tf/2, a parabola); on a foot
+// planned path falls freely (vertical speed +-g tf/2, a parabola, forward
+// speed constant); on a foot
 // it goes from the last flight's landing speed to the next one's take-off
 // speed (the vertical momentum balances over a step). A clip that ends inside
 // a step has no flight in its last steps and ends its last swing with it, so
@@ -77,7 +78,8 @@ MotionClip makeWalkInPlaceClip(const Skeleton& s, double seconds = 60.0, double 
 // (the ground's push then points through the centre of mass, at height h, so
 // the body does not pitch), and stays planted until it lifts (two-bone
 // inverse kinematics of hip and knee in the sagittal plane, the sole level);
-// the root crouches so that the landing leg is 96% stretched. On a foot the
+// the root crouches so that the landing leg is 96% stretched at full speed
+// (and the leg reaches across the stance and the lead at every speed). On a foot the
 // ground pushes from under the foot through the centre of mass (a
 // spring-mass runner): the body brakes while the foot is ahead of it and is
 // pushed on once it is behind (2.85-3.1 m/s within a step at 3 m/s). The
