@@ -28,10 +28,11 @@ for t in "$@"; do
 done
 one() {
   IFS='|' read -r t name vx vz <<< "$1"
-  local line
-  line=$("$cli" simulate "$project" --controller "$controller" --seconds "$seconds" --threads 1 \
-           --push "$t,$vx,0,$vz" 2>&1 | grep -oE "the character (stayed up|fell|did not stay up)[^)]*\)?" | head -1) || true
-  printf '%s m/s %s at %s s: %s\n' "$speed" "$name" "$t" "${line:-no result (simulate failed)}"
+  local out line
+  out=$("$cli" simulate "$project" --controller "$controller" --seconds "$seconds" --threads 1 \
+          --push "$t,$vx,0,$vz" 2>&1) || true
+  line=$(grep -oE "the character (stayed up|fell|did not stay up)[^)]*\)?" <<< "$out" | head -1) || true
+  printf '%s m/s %s at %s s: %s\n' "$speed" "$name" "$t" "${line:-simulate failed: $(tail -1 <<< "$out")}"
 }
 export -f one
 export cli project controller seconds speed
@@ -40,3 +41,4 @@ trap 'rm -f "$results"' EXIT
 printf '%s\0' "${jobs[@]}" | xargs -0 -P "${JOBS:-2}" -I{} bash -c 'one "$1"' _ {} | sort -k5,5n -k3,3 > "$results"
 cat "$results"
 echo "stayed up in $(grep -c "stayed up" "$results" || true) of ${#jobs[@]}"
+if grep -q "simulate failed" "$results"; then exit 1; fi
