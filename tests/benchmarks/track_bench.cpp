@@ -8,7 +8,11 @@
 //     end-effector error (m, root-relative) over the replay, every 10 ms;
 //   - the search's end cost, wall time and samples;
 //   - flight (every sole 5 cm off the ground) against the reference's, and
-//     the root's forward travel against the reference's.
+//     the root's forward travel against the reference's;
+//   - robustness: the controller replayed 8 more times, each shoved once
+//     (the whole body given --shove m/s, default 1 mm/s, in one of the four
+//     horizontal directions at a third or two thirds of its duration) and
+//     played to 1 s past its end: how many of the 8 stay up throughout.
 // Over the seeds it reports the mean and the spread (sample standard
 // deviation). Results: a JSON file per run, a Markdown table and an SVG plot
 // of the best cost per window (first seed) in the output folder.
@@ -17,10 +21,10 @@
 // many hours on 2 cores. Usage:
 //   track_bench [--samples N] [--keep K] [--seeds 1,2,3] [--threads T]
 //               [--only NAME,...] [--step SECONDS] [--out DIR]
-//               [--backtracks N] [--backtrack-above COST]
+//               [--backtracks N] [--backtrack-above COST] [--shove M_PER_S]
 // (--step: the search's and its controllers' time step, as optimize --step;
 // default the project's, 0.5 ms; --backtracks, --backtrack-above: as optimize's,
-// default each segment's: none but for the run).
+// default each segment's: none but for the run; --shove 0: no shoved replays).
 // e.g. `build/bin/track_bench --samples 60 --keep 10 --seeds 1 --only turn,walk --out /tmp/tb`.
 #include "control/Cost.h"
 #include "control/Flight.h"
@@ -83,7 +87,7 @@ const std::vector<Segment>& segments() {
 
 struct Options {
   int samples = 300, keep = 20, threads = 0, backtracks = -1;  // -1: the segment's
-  double step = 0, backtrackAbove = -1;
+  double step = 0, backtrackAbove = -1, shove = 0.001;
   std::vector<uint64_t> seeds{1, 2, 3};
   std::vector<std::string> only;
   std::string out = "track-bench";
@@ -106,7 +110,29 @@ struct RunResult {
   control::FlightStats flight, referenceFlight;
   double travel = 0, referenceTravel = 0;
   std::vector<double> windowCost;
+  int shoved = 0, shovedUp = 0;  // shoved replays, and those that stayed up
 };
+
+// The controller replayed (with its feedback, one thread) to `until` s,
+// shoved once at `at` s by `velocity`: whether it stayed up throughout (not
+// fallen, tilt under control::kUprightTiltDegrees).
+bool staysUpShoved(const Project& project, const ControllerObject& c, const liu2013::Settings& physics, double until,
+                   double at, const Vec3& velocity) {
+  control::ControllerRun run = control::prepareControllerRun(project, c, physics, true);
+  liu2013::Liu2013Solver& sim = *run.solver;
+  const double dt = sim.dt();
+  const int64_t steps = std::llround(until / dt), shoveAt = std::llround(at / dt), every = std::max<int64_t>(1, std::llround(0.01 / dt));
+  for (int64_t i = 1; i <= steps; ++i) {
+    if (i == shoveAt) sim.push(velocity);
+    sim.step();
+    if (i % every != 0) continue;
+    const double refTime = run.policy->referenceTime(sim.time());
+    const control::BodyFeatures now = run.reference->features(sim.state().skeleton), ref = run.reference->features(refTime);
+    if (control::trackingCost(now, ref, {}).fallen || control::tiltDegrees(now, ref) >= control::kUprightTiltDegrees)
+      return false;
+  }
+  return true;
+}
 
 RunResult runOne(const Project& project, const Segment& seg, const Options& o, uint64_t seed) {
   control::OptimizeSpec spec;
@@ -181,6 +207,16 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   r.stayedUp = !fell && r.maxTilt < control::kUprightTiltDegrees;
   r.flight = flight.stats();
   r.referenceFlight = refFlight.stats();
+  if (o.shove > 0 && r.finished && r.stayedUp) {
+    for (double at : {c.duration() / 3, 2 * c.duration() / 3})
+      for (const Vec3& d : {Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)}) {
+        ++r.shoved;
+        r.shovedUp += staysUpShoved(project, c, physics, c.duration() + 1.0, at, o.shove * d) ? 1 : 0;
+        std::fprintf(stderr, "\r  %s seed %llu: shoved replays %d/8, %d stayed up   ", seg.name.c_str(),
+                     (unsigned long long)seed, r.shoved, r.shovedUp);
+      }
+    std::fprintf(stderr, "\n");
+  }
   return r;
 }
 
@@ -196,7 +232,8 @@ json toJson(const RunResult& r) {
           {"windows_done", r.windowsDone},     {"windows_total", r.windowsTotal},
           {"flight", flight(r.flight)},        {"reference_flight", flight(r.referenceFlight)},
           {"forward_travel", r.travel},        {"reference_forward_travel", r.referenceTravel},
-          {"window_cost", r.windowCost}};
+          {"window_cost", r.windowCost},      {"shoved_replays", r.shoved},
+          {"shoved_replays_up", r.shovedUp}};
 }
 
 // Mean and sample standard deviation.
@@ -233,6 +270,9 @@ int main(int argc, char** argv) {
       else if (a == "--backtracks") {
         o.backtracks = std::stoi(value());
         if (o.backtracks < 0) throw std::runtime_error("must not be negative");
+      } else if (a == "--shove") {
+        o.shove = std::stod(value());
+        if (!(o.shove >= 0 && o.shove <= 10)) throw std::runtime_error("must lie in [0, 10] m/s");
       } else if (a == "--backtrack-above") {
         o.backtrackAbove = std::stod(value());
         if (!(o.backtrackAbove >= 0)) throw std::runtime_error("must not be negative");
@@ -265,7 +305,8 @@ int main(int argc, char** argv) {
   json all = json::object();
   std::ostringstream table;
   table << "| segment | success | end cost | root error (m) | pose error (rad²) | end effectors (m) | flight (s, reference) "
-           "| forward travel (m, reference) | search (s) | samples |\n|---|---|---|---|---|---|---|---|---|---|\n";
+           "| forward travel (m, reference) | search (s) | samples | up after a " << o.shove * 1000 << " mm/s shove |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|\n";
   test::Plot plot{"Best cost per control window (seed " + std::to_string(o.seeds.front()) + ", " +
                       std::to_string(o.samples) + " samples, " + std::to_string(o.keep) + " kept)",
                   "window", "cost", {}, {}, true};
@@ -291,8 +332,12 @@ int main(int argc, char** argv) {
       for (const RunResult& r : runs) v.push_back(get(r));
       return meanSpread(v);
     };
-    int successes = 0;
-    for (const RunResult& r : runs) successes += r.finished && r.stayedUp;
+    int successes = 0, shoved = 0, shovedUp = 0;
+    for (const RunResult& r : runs) {
+      successes += r.finished && r.stayedUp;
+      shoved += r.shoved;
+      shovedUp += r.shovedUp;
+    }
     std::ostringstream span;
     span << seg.clip << " " << seg.start << "-";
     if (seg.end < 0) span << "end";
@@ -304,7 +349,7 @@ int main(int argc, char** argv) {
           << fmt(column([](auto& r) { return r.flight.seconds; }), 2) << " (" << fmt({runs.front().referenceFlight.seconds, 0}, 2).substr(0, 4)
           << ") | " << fmt(column([](auto& r) { return r.travel; }), 2) << " (" << fmt({runs.front().referenceTravel, 0}, 2).substr(0, 4)
           << ") | " << fmt(column([](auto& r) { return r.searchSeconds; }), 0) << " | "
-          << fmt(column([](auto& r) { return double(r.samples); }), 0) << " |\n";
+          << fmt(column([](auto& r) { return double(r.samples); }), 0) << " | " << shovedUp << "/" << shoved << " |\n";
     test::PlotSeries s{seg.name, {}, runs.front().windowCost, colors[colorIndex++ % 7]};
     for (size_t k = 0; k < s.y.size(); ++k) s.x.push_back(double(k + 1));
     plot.series.push_back(std::move(s));
