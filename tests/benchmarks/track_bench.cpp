@@ -114,24 +114,52 @@ struct RunResult {
 };
 
 // The controller replayed (with its feedback, one thread) to `until` s,
-// shoved once at `at` s by `velocity`: whether it stayed up throughout (not
-// fallen, tilt under control::kUprightTiltDegrees).
-bool staysUpShoved(const Project& project, const ControllerObject& c, const liu2013::Settings& physics, double until,
-                   double at, const Vec3& velocity) {
+// measured every 10 ms; with `shove` non-zero, the whole body is given that
+// velocity at `shoveAt` s.
+struct Replay {
+  bool stayedUp = false;  // never fallen, tilt under control::kUprightTiltDegrees
+  double maxTilt = 0, meanRoot = 0, meanPose = 0, meanEndEffector = 0, travel = 0, referenceTravel = 0;
+  control::FlightStats flight, referenceFlight;
+};
+Replay replay(const Project& project, const ControllerObject& c, const liu2013::Settings& physics, double until,
+              double shoveAt = 0, const Vec3& shove = Vec3::Zero()) {
   control::ControllerRun run = control::prepareControllerRun(project, c, physics, true);
   liu2013::Liu2013Solver& sim = *run.solver;
-  const double dt = sim.dt();
-  const int64_t steps = std::llround(until / dt), shoveAt = std::llround(at / dt), every = std::max<int64_t>(1, std::llround(0.01 / dt));
-  for (int64_t i = 1; i <= steps; ++i) {
-    if (i == shoveAt) sim.push(velocity);
-    sim.step();
-    if (i % every != 0) continue;
+  const control::FootClearance feet(run.model, run.reference->feet(), physics.groundHeight);
+  control::FlightTracker flight, refFlight;
+  const double dt = sim.dt();  // the controller's step
+  const int64_t steps = std::llround(until / dt), every = std::max<int64_t>(1, std::llround(0.01 / dt));
+  const int64_t shoveStep = shove.isZero() ? -1 : std::max<int64_t>(1, std::llround(shoveAt / dt));
+  Replay r;
+  bool fell = false;
+  int n = 0;
+  Vec3 simStart, refStart;
+  for (int64_t i = 0; i <= steps; ++i) {
+    if (i == shoveStep) sim.push(shove);
+    if (i > 0) sim.step();
+    if (i % every != 0 && i != steps) continue;
     const double refTime = run.policy->referenceTime(sim.time());
     const control::BodyFeatures now = run.reference->features(sim.state().skeleton), ref = run.reference->features(refTime);
-    if (control::trackingCost(now, ref, {}).fallen || control::tiltDegrees(now, ref) >= control::kUprightTiltDegrees)
-      return false;
+    const control::CostTerms cost = control::trackingCost(now, ref, {});
+    if (i == 0) simStart = now.rootPosition, refStart = ref.rootPosition;
+    fell = fell || cost.fallen;
+    r.maxTilt = std::max(r.maxTilt, control::tiltDegrees(now, ref));
+    r.meanRoot += std::sqrt(cost.position);
+    r.meanPose += cost.pose;
+    r.meanEndEffector += std::sqrt(cost.endEffector);
+    ++n;
+    flight.add(sim.time(), feet.simulated(sim.state()), now.centerOfMass.y());
+    refFlight.add(sim.time(), feet.posed(run.reference->state(refTime)), ref.centerOfMass.y());
+    r.travel = std::hypot(now.rootPosition.x() - simStart.x(), now.rootPosition.z() - simStart.z());
+    r.referenceTravel = std::hypot(ref.rootPosition.x() - refStart.x(), ref.rootPosition.z() - refStart.z());
   }
-  return true;
+  r.meanRoot /= n;
+  r.meanPose /= n;
+  r.meanEndEffector /= n;
+  r.stayedUp = !fell && r.maxTilt < control::kUprightTiltDegrees;
+  r.flight = flight.stats();
+  r.referenceFlight = refFlight.stats();
+  return r;
 }
 
 RunResult runOne(const Project& project, const Segment& seg, const Options& o, uint64_t seed) {
@@ -174,45 +202,22 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   liu2013::Settings physics;
   liu2013::applyScene(project.simulation, physics);
   physics.threads = 1;
-  control::ControllerRun run = control::prepareControllerRun(project, c, physics, true);
-  liu2013::Liu2013Solver& sim = *run.solver;
-  const control::FootClearance feet(run.model, run.reference->feet(), physics.groundHeight);
-  control::FlightTracker flight, refFlight;
-  const double dt = sim.dt();  // the controller's step
-  const int64_t steps = std::llround(c.duration() / dt), every = std::max<int64_t>(1, std::llround(0.01 / dt));
-  bool fell = false;
-  int n = 0;
-  Vec3 simStart, refStart;
-  for (int64_t i = 0; i <= steps; ++i) {
-    if (i > 0) sim.step();
-    if (i % every != 0 && i != steps) continue;
-    const double refTime = run.policy->referenceTime(sim.time());
-    const control::BodyFeatures now = run.reference->features(sim.state().skeleton), ref = run.reference->features(refTime);
-    const control::CostTerms cost = control::trackingCost(now, ref, {});
-    if (i == 0) simStart = now.rootPosition, refStart = ref.rootPosition;
-    fell = fell || cost.fallen;
-    r.maxTilt = std::max(r.maxTilt, control::tiltDegrees(now, ref));
-    r.meanRoot += std::sqrt(cost.position);
-    r.meanPose += cost.pose;
-    r.meanEndEffector += std::sqrt(cost.endEffector);
-    ++n;
-    flight.add(sim.time(), feet.simulated(sim.state()), now.centerOfMass.y());
-    refFlight.add(sim.time(), feet.posed(run.reference->state(refTime)), ref.centerOfMass.y());
-    r.travel = std::hypot(now.rootPosition.x() - simStart.x(), now.rootPosition.z() - simStart.z());
-    r.referenceTravel = std::hypot(ref.rootPosition.x() - refStart.x(), ref.rootPosition.z() - refStart.z());
-  }
-  r.meanRoot /= n;
-  r.meanPose /= n;
-  r.meanEndEffector /= n;
-  r.stayedUp = !fell && r.maxTilt < control::kUprightTiltDegrees;
-  r.flight = flight.stats();
-  r.referenceFlight = refFlight.stats();
+  const Replay played = replay(project, c, physics, c.duration());
+  r.stayedUp = played.stayedUp;
+  r.maxTilt = played.maxTilt;
+  r.meanRoot = played.meanRoot;
+  r.meanPose = played.meanPose;
+  r.meanEndEffector = played.meanEndEffector;
+  r.travel = played.travel;
+  r.referenceTravel = played.referenceTravel;
+  r.flight = played.flight;
+  r.referenceFlight = played.referenceFlight;
   if (o.shove > 0 && r.finished && r.stayedUp) {
     for (double at : {c.duration() / 3, 2 * c.duration() / 3})
       for (const Vec3& d : {Vec3(1, 0, 0), Vec3(-1, 0, 0), Vec3(0, 0, 1), Vec3(0, 0, -1)}) {
         ++r.shoved;
-        r.shovedUp += staysUpShoved(project, c, physics, c.duration() + 1.0, at, o.shove * d) ? 1 : 0;
-        std::fprintf(stderr, "\r  %s seed %llu: shoved replays %d/8, %d stayed up   ", seg.name.c_str(),
+        r.shovedUp += replay(project, c, physics, c.duration() + 1.0, at, o.shove * d).stayedUp ? 1 : 0;
+        std::fprintf(stderr, "\r  %s seed %llu: shoved replays %d, %d stayed up   ", seg.name.c_str(),
                      (unsigned long long)seed, r.shoved, r.shovedUp);
       }
     std::fprintf(stderr, "\n");
