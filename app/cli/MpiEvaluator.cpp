@@ -28,7 +28,20 @@ MpiSession::~MpiSession() {
 
 namespace {
 
-constexpr int kTerms = 8;  // pose, root, position, end effector, balance, velocity, fallen, total
+// Per sample, of the plain run then the shoved one: pose, root, position,
+// end effector, balance, velocity, fallen, total.
+constexpr int kRunTerms = 8, kTerms = 2 * kRunTerms;
+
+void toRow(const control::CostTerms& c, double* row) {
+  const double terms[kRunTerms] = {c.pose, c.root, c.position, c.endEffector, c.balance, c.velocity, c.fallen ? 1.0 : 0.0, c.total};
+  std::copy(terms, terms + kRunTerms, row);
+}
+
+void fromRow(const double* t, control::CostTerms& c) {
+  c.pose = t[0], c.root = t[1], c.position = t[2], c.endEffector = t[3], c.balance = t[4], c.velocity = t[5];
+  c.fallen = t[6] != 0.0;
+  c.total = t[7];
+}
 
 class MpiEvaluator final : public control::SampleEvaluator {
  public:
@@ -48,10 +61,9 @@ class MpiEvaluator final : public control::SampleEvaluator {
     std::vector<std::pair<std::pair<double, int32_t>, liu2013::Liu2013State>> mine;
     for (size_t i = size_t(rank_); i < n; i += size_t(size_)) {
       const control::SampleOutcome o = runner_->run(starts.at(size_t(tasks[i].parent)), tasks[i], referenceEnd);
-      const control::CostTerms& c = o.cost;
-      const double row[kTerms] = {c.pose, c.root, c.position, c.endEffector, c.balance, c.velocity, c.fallen ? 1.0 : 0.0, c.total};
-      std::copy(row, row + kTerms, terms.begin() + long(i * kTerms));
-      const std::pair<double, int32_t> key{c.total, int32_t(i)};
+      toRow(o.cost, terms.data() + i * kTerms);
+      toRow(o.shoved, terms.data() + i * kTerms + kRunTerms);
+      const std::pair<double, int32_t> key{o.cost.total, int32_t(i)};
       if (int(mine.size()) < keep || key < mine.back().first) {
         const auto at = std::lower_bound(mine.begin(), mine.end(), key, [](const auto& e, const auto& k) { return e.first < k; });
         mine.insert(at, {key, runner_->state()});
@@ -62,11 +74,9 @@ class MpiEvaluator final : public control::SampleEvaluator {
     outcomes.assign(n, {});
     std::vector<double> costs(n);
     for (size_t i = 0; i < n; ++i) {
-      const double* t = terms.data() + i * kTerms;
-      control::CostTerms& c = outcomes[i].cost;
-      c.pose = t[0], c.root = t[1], c.position = t[2], c.endEffector = t[3], c.balance = t[4], c.velocity = t[5];
-      c.fallen = t[6] != 0.0;
-      c.total = costs[i] = t[7];
+      fromRow(terms.data() + i * kTerms, outcomes[i].cost);
+      fromRow(terms.data() + i * kTerms + kRunTerms, outcomes[i].shoved);
+      costs[i] = outcomes[i].cost.total;
     }
     // The kept set, as every rank sees it; each state from its owner.
     kept.clear();

@@ -185,7 +185,7 @@ const ControllerObject& redoneSearch(const Project& saved, const std::string& fi
       const std::string diff = settingsDiffer(c.settings, settings, control::samplingSettingKeys());
       if (!diff.empty())
         throw InputError("--redo-from", "controller '" + name + "' in " + file + " was searched with other settings (" +
-                                            diff + "): only --seed, --samples, --keep, --rounds, --noise and --weights may change");
+                                            diff + "): only --seed, --samples, --keep, --rounds, --noise, --weights, the backtracking and --score-shove may change");
       return c;
     }
   throw InputError(file, "has no controller '" + name + "' to redo (--redo-from goes back into a saved search of that name)");
@@ -366,7 +366,7 @@ int optimize(const OptimizeArgs& args) {
                   << " kept path(s), then seed " << o.seed << ", " << o.samples << " samples per window" << std::endl;
       }
       try {
-        search.resume(paths, progress, control::windowWeights(spec, int32_t(paths.front().size())), record);
+        search.resume(paths, progress, control::windowScoring(spec, int32_t(paths.front().size())), record);
         resumedWindows = search.windowsDone();
       } catch (const Cancelled&) {
         stopped = "interrupted";

@@ -157,6 +157,8 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   backtrackAbove_->setSpecialValueText(tr("falls only"));
   backtrackWindows_ = static_cast<QSpinBox*>(searchBox(search, "backtrack-windows"));
   backtrackSamples_ = static_cast<QDoubleSpinBox*>(searchBox(search, "backtrack-samples"));
+  scoreShove_ = static_cast<QDoubleSpinBox*>(searchBox(search, "score-shove"));
+  scoreShove_->setSpecialValueText(tr("off"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);
@@ -203,6 +205,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   backOver->addWidget(new QLabel(tr("windows, samples x"), search));
   backOver->addWidget(backtrackSamples_);
   sf->addRow(tr("Go back over"), backOver);
+  sf->addRow(tr("Score shoved"), scoreShove_);
   auto* checks = new QHBoxLayout;
   checks->addWidget(timeScaling_);
   checks->addWidget(idInit_);
@@ -478,15 +481,16 @@ control::OptimizeSpec ControllerPanel::spec() const {
   o.feedback = balance_->isChecked();
   o.balance.swingHipBalance = swingBalance_->value();
   o.balance.swingHipVelocity = swingVelocity_->value();
-  setBacktracking(o);
+  setRobustness(o);
   return s;
 }
 
-void ControllerPanel::setBacktracking(control::SamconOptions& o) const {
+void ControllerPanel::setRobustness(control::SamconOptions& o) const {
   o.backtracks = backtracks_->value();
   o.backtrackAbove = backtrackAbove_->value();
   o.backtrackWindows = backtrackWindows_->value();
   o.backtrackSamples = backtrackSamples_->value();
+  o.scoreShove = scoreShove_->value();
 }
 
 void ControllerPanel::startSearch() {
@@ -635,13 +639,13 @@ void ControllerPanel::searchOnSelected() {
     o.seed = uint64_t(seed_->value());
     o.noise = noise_->value();
     o.threads = threads_->value();
-    setBacktracking(o);
+    setRobustness(o);
     const int32_t kept = int32_t(paths.front().size());
     const bool resumed = !c->searchKept.empty() && size_t(kept) == c->windows.size() && o.samples == before.samples &&
                          o.keep == before.keep && o.rounds == before.rounds && o.seed == before.seed &&
                          o.noise == before.noise && o.backtracks == before.backtracks &&
                          o.backtrackAbove == before.backtrackAbove && o.backtrackWindows == before.backtrackWindows &&
-                         o.backtrackSamples == before.backtrackSamples;
+                         o.backtrackSamples == before.backtrackSamples && o.scoreShove == before.scoreShove;
     if (!resumed) s.earlier = control::earlierSampling(saved, kept);  // a resume keeps the saved record as it is
     if (c->searchKept.empty() && size_t(kept) == c->windows.size())
       throw InputError(c->name, "is finished: choose an earlier time to search on from");

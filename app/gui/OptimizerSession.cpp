@@ -91,7 +91,7 @@ void OptimizerSession::run(Project project, control::OptimizeSpec spec, QString 
     if (!from.empty()) {
       // Throws InputError when the saved windows no longer replay (checked
       // under the weights each was ranked with).
-      search.resume(from, cancellable, control::windowWeights(spec, int32_t(from.front().size())), record);
+      search.resume(from, cancellable, control::windowScoring(spec, int32_t(from.front().size())), record);
       ControllerObject c = control::makeControllerObject(project, spec, prep, search, name.toStdString());
       QVector<double> costs;
       for (const ControlWindow& w : c.windows) costs.push_back(w.cost);

@@ -79,11 +79,13 @@ std::string specToJson(const OptimizeSpec& s) {
   // Backtracking, absent when off (as before there was any).
   if (o.backtracks > 0)
     j["backtrack"] = backtrackJson(o.backtracks, o.backtrackAbove, o.backtrackWindows, o.backtrackSamples);
+  if (o.scoreShove > 0) j["scoreShove"] = o.scoreShove;  // absent when off (as before there was any)
   for (const EarlierSampling& e : s.earlier) {
     json r{{"windows", e.windows}, {"seed", e.seed},   {"samples", e.samples},           {"keep", e.keep},
            {"rounds", e.rounds},   {"noise", e.noise}, {"refineShrink", e.refineShrink}, {"weights", weightsJson(e.weights)}};
     if (e.backtracks > 0)
       r["backtrack"] = backtrackJson(e.backtracks, e.backtrackAbove, e.backtrackWindows, e.backtrackSamples);
+    if (e.scoreShove > 0) r["scoreShove"] = e.scoreShove;
     j[kEarlierSamplingKey].push_back(r);
   }
   return j.dump();
@@ -120,6 +122,7 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("refineShrink", o.refineShrink);
     get("feedback", o.feedback);
     get("feedbackPeriod", o.feedbackPeriod);
+    get("scoreShove", o.scoreShove);
     if (j.contains("balanceGains")) {
       const auto g = j.at("balanceGains").get<std::vector<double>>();
       if (g.size() != 6 && g.size() != 8) throw InputError(context, "balanceGains needs 6 or 8 numbers");
@@ -138,6 +141,9 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
         weightsFromJson(e.at("weights"), r.weights);
         if (e.contains("backtrack"))
           readBacktrack(e.at("backtrack"), r.backtracks, r.backtrackAbove, r.backtrackWindows, r.backtrackSamples);
+        if (e.contains("scoreShove")) r.scoreShove = e.at("scoreShove").get<double>();
+        if (!(r.scoreShove >= 0 && r.scoreShove <= 10))
+          throw InputError(context, "a record of earlier sampling has a scoreShove outside 0 to 10 m/s");
         if (r.windows <= (s.earlier.empty() ? 0 : s.earlier.back().windows))
           throw InputError(context, "the record of earlier sampling is out of order");
         s.earlier.push_back(r);
@@ -395,7 +401,7 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
 const std::vector<std::string>& samplingSettingKeys() {
   static const std::vector<std::string> keys{"seed",         "samples", "keep",      "rounds",
                                              "noise",        "refineShrink", "weights", "backtrack",
-                                             kEarlierSamplingKey};
+                                             "scoreShove",   kEarlierSamplingKey};
   return keys;
 }
 
@@ -410,17 +416,18 @@ std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t 
   if (made < windows) {
     const SamconOptions& o = saved.samcon;
     earlier.push_back({windows, o.seed, o.samples, o.keep, o.rounds, o.noise, o.refineShrink, o.weights, o.backtracks,
-                       o.backtrackAbove, o.backtrackSamples, o.backtrackWindows});
+                       o.backtrackAbove, o.backtrackSamples, o.backtrackWindows, o.scoreShove});
   }
   return earlier;
 }
 
-std::vector<CostWeights> windowWeights(const OptimizeSpec& spec, int32_t windows) {
-  std::vector<CostWeights> w;
+std::vector<WindowScoring> windowScoring(const OptimizeSpec& spec, int32_t windows) {
+  std::vector<WindowScoring> w;
   size_t e = 0;
   for (int32_t k = 0; k < windows; ++k) {
     while (e < spec.earlier.size() && k >= spec.earlier[e].windows) ++e;
-    w.push_back(e < spec.earlier.size() ? spec.earlier[e].weights : spec.samcon.weights);
+    w.push_back(e < spec.earlier.size() ? WindowScoring{spec.earlier[e].weights, spec.earlier[e].scoreShove}
+                                        : WindowScoring{spec.samcon.weights, spec.samcon.scoreShove});
   }
   return w;
 }

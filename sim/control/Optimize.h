@@ -31,6 +31,7 @@ struct EarlierSampling {
   int backtracks = 0;                      // SamconOptions' backtracking (0: none)
   double backtrackAbove = 0, backtrackSamples = 2;
   int backtrackWindows = 5;
+  double scoreShove = 0;                   // SamconOptions' (0: none)
   bool operator==(const EarlierSampling&) const = default;
 };
 
@@ -84,9 +85,9 @@ std::vector<std::vector<ControlWindow>> pathsBefore(const ControllerObject& save
 // `saved` (its spec) were sampled: saved's own record cut there, then its
 // sampling.
 std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t windows);
-// The cost weights each of a search's first `windows` windows was ranked
-// under: those of its earlier record's entries, then its own.
-std::vector<CostWeights> windowWeights(const OptimizeSpec& spec, int32_t windows);
+// The cost weights and shove each of a search's first `windows` windows was
+// ranked under: those of its earlier record's entries, then its own.
+std::vector<WindowScoring> windowScoring(const OptimizeSpec& spec, int32_t windows);
 
 // Plays a controller: its windows' targets, in order, each for its duration
 // (the last held after the end), plus the feedback correction every feedback

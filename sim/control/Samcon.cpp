@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <exception>
 #include <mutex>
 #include <numeric>
@@ -76,6 +77,7 @@ std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int3
     const double scale = d.scaleRange > 0 ? d.scaleCentre + d.scaleRange * uniform(rng) : d.scaleCentre;
     t.steps = std::max(1, int32_t(std::lround(w.referenceDuration * scale / p.settings.dt)));
     t.scale = t.steps * p.settings.dt / w.referenceDuration;
+    t.shove = p.options.scoreShove;
   }
   return tasks;
 }
@@ -139,12 +141,22 @@ liu2013::Settings singleThreaded(liu2013::Settings s) {
 
 SampleRunner::SampleRunner(const SamconProblem& p) : problem(p), solver(p.model, singleThreaded(p.settings)) {}
 
-SampleOutcome SampleRunner::run(const liu2013::Liu2013State& start, const SampleTask& task, double referenceEnd) {
-  SampleOutcome out;
-  solver.setState(start);
+namespace {
+// The terms of one run of `task` from `start` (fallen and total 1e30 when
+// the simulation went unstable), shoved by `push` at its start.
+CostTerms runOnce(const SamconProblem& problem, liu2013::Liu2013Solver& solver, const liu2013::Liu2013State& start,
+                  const SampleTask& task, double referenceEnd, const Vec3& push) {
+  if (push.isZero()) {
+    solver.setState(start);
+  } else {
+    liu2013::Liu2013State s = start;
+    liu2013::addRigidVelocity(*problem.model, s, push, Vec3::Zero(), Vec3::Zero());
+    solver.setState(s);
+  }
   solver.setTargets(dyn::PdTargets{task.targets, {}});
   const FeedbackPolicy& fb = problem.feedback;
   const int32_t period = feedbackPeriodSteps(fb, problem.settings.dt);
+  CostTerms cost;
   try {
     for (int32_t i = 0; i < task.steps; ++i) {
       if (!fb.empty() && i % period == 0)
@@ -155,19 +167,49 @@ SampleOutcome SampleRunner::run(const liu2013::Liu2013State& start, const Sample
       solver.step();
     }
   } catch (const SimulationError&) {
-    out.cost.fallen = true;
-    out.cost.total = 1e30;  // unstable: never kept
-    return out;
+    cost.fallen = true;
+    cost.total = 1e30;  // unstable: never kept
+    return cost;
   }
   const ReferenceMotion& ref = *problem.reference;
-  out.cost = trackingCost(ref.features(solver.state().skeleton), ref.features(referenceEnd), problem.options.weights);
-  out.cost.total = sampleCost(out.cost, problem.options.weights, problem.options, task.scale);
+  cost = trackingCost(ref.features(solver.state().skeleton), ref.features(referenceEnd), problem.options.weights);
+  cost.total = sampleCost(cost, problem.options.weights, problem.options, task.scale);
+  return cost;
+}
+}  // namespace
+
+Vec3 shoveVelocity(const SampleTask& task) {
+  uint64_t h = mix(uint64_t(task.window) ^ (uint64_t(uint32_t(task.steps)) << 32));
+  for (const Quat& q : task.targets)
+    for (const double c : {q.w(), q.x(), q.y(), q.z()}) {
+      uint64_t bits;
+      std::memcpy(&bits, &c, sizeof bits);
+      h = mix(h ^ bits);
+    }
+  const double angle = 2 * M_PI * double(h >> 11) * 0x1.0p-53;
+  return task.shove * Vec3(std::sin(angle), 0, std::cos(angle));
+}
+
+SampleOutcome SampleRunner::run(const liu2013::Liu2013State& start, const SampleTask& task, double referenceEnd) {
+  SampleOutcome out;
+  // The shoved run first, so that the solver ends holding the plain run's end (state()).
+  if (task.shove > 0) out.shoved = runOnce(problem, solver, start, task, referenceEnd, shoveVelocity(task));
+  out.cost = runOnce(problem, solver, start, task, referenceEnd, Vec3::Zero());
+  if (task.shove > 0 && out.cost.total != 1e30)
+    out.cost.total = out.shoved.total == 1e30 ? 1e30 : 0.5 * (out.cost.total + out.shoved.total);
   return out;
 }
 
 double sampleCost(const CostTerms& terms, const CostWeights& weights, const SamconOptions& options, double scale) {
   const double stretch = std::log(scale);
   return weightedTotal(terms, weights) + options.timeScaleWeight * stretch * stretch;
+}
+
+double scoredCost(const SampleOutcome& o, const CostWeights& weights, const SamconOptions& options, double scale,
+                  bool shoved) {
+  if (o.cost.total == 1e30 || (shoved && o.shoved.total == 1e30)) return 1e30;
+  const double plain = sampleCost(o.cost, weights, options, scale);
+  return shoved ? 0.5 * (plain + sampleCost(o.shoved, weights, options, scale)) : plain;
 }
 
 // ---------------------------------------------------------------------------
@@ -452,7 +494,7 @@ std::vector<std::vector<ControlWindow>> SamconSearch::keptPaths() const {
 
 std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::vector<ControlWindow>>& paths,
                                                         const Progress& progress,
-                                                        const std::vector<CostWeights>& savedWeights) {
+                                                        const std::vector<WindowScoring>& saved) {
   const double dt = problem_.settings.dt;
   size_t windows = 0;
   for (const auto& path : paths) windows = std::max(windows, path.size());
@@ -485,6 +527,7 @@ std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::
         t.steps = std::max(1, int32_t(std::lround(w.duration / dt)));
         t.scale = t.steps * dt / layout.referenceDuration;
         t.targets = w.targets;
+        t.shove = k < saved.size() ? saved[k].shove : problem_.options.scoreShove;
         found = int32_t(tasks.size());
         tasks.push_back(std::move(t));
       }
@@ -505,14 +548,14 @@ std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::
       if (n.path.empty() && k > 0) n.path = level[size_t(at[p])].path;
       if (n.path.size() == k) {
         const SampleOutcome& o = outcomes[size_t(next[p])];
-        const double replayed = k < savedWeights.size()
-                                    ? sampleCost(o.cost, savedWeights[k], problem_.options, tasks[size_t(next[p])].scale)
-                                    : o.cost.total;
+        const SampleTask& t = tasks[size_t(next[p])];
+        const double replayed =
+            k < saved.size() ? scoredCost(o, saved[k].weights, problem_.options, t.scale, t.shove > 0) : o.cost.total;
         if (replayed != w.cost)
           throw InputError("--resume", "window " + std::to_string(k + 1) + " replays to cost " + std::to_string(replayed) +
                                            ", not the saved " + std::to_string(w.cost) +
                                            ": the character, its scene or the solver changed since the search stopped");
-        n.cost = o.cost.total;  // ranked under this search's weights (the saved cost when they are the same)
+        n.cost = o.cost.total;  // ranked under this search's weights and the saved shove (the saved cost when they are the same)
         n.path.push_back(w);
       }
       if (paths[p].size() == k + 1) ends[p] = {n, outcomes[size_t(next[p])].cost};
@@ -525,7 +568,7 @@ std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::
 }
 
 void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress,
-                          const std::vector<CostWeights>& savedWeights, const SearchBacktrackRecord& record) {
+                          const std::vector<WindowScoring>& saved, const SearchBacktrackRecord& record) {
   if (done_ != 0) throw std::logic_error("SamconSearch::resume: the search has already run");
   if (kept.empty() || (kept.front().empty() && record.empty()))
     throw InputError("--resume", "the saved search has no kept states");
@@ -564,7 +607,7 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
         }
       }
   }
-  std::vector<Replayed> ends = replay(paths, progress, savedWeights);
+  std::vector<Replayed> ends = replay(paths, progress, saved);
   size_t next = 0;
   auto take = [&](size_t count) {
     std::vector<Node> set;

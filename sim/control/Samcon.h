@@ -76,6 +76,13 @@ struct SamconOptions {
   bool feedback = false;
   BalanceGains balance = defaultBalanceGains();
   double feedbackPeriod = 0.01;   // s between corrections
+  // Robustness (not in the papers): each sample is also simulated with the
+  // whole body shoved by this horizontal speed at the window's start, in a
+  // direction drawn from the sample itself (shoveVelocity), and costs the
+  // mean of its plain and shoved runs; the plain run's end state goes on.
+  // A path that a gentle push knocks over then loses to one that recovers,
+  // at twice the simulation per sample (0: off, as in the papers).
+  double scoreShove = 0;          // m/s
 };
 
 // Everything a sample needs; immutable during a search.
@@ -95,10 +102,24 @@ struct SampleTask {
   int32_t steps = 0;              // simulated steps
   double scale = 1;               // steps x dt / the window's reference duration
   std::vector<Quat> targets;      // per link
+  double shove = 0;               // m/s: also scored shoved (SamconOptions::scoreShove; 0: not)
 };
 
 struct SampleOutcome {
-  CostTerms cost;
+  CostTerms cost;                 // the plain run's terms; total: the sample's cost (with the shoved run's)
+  CostTerms shoved;               // the shoved run's terms and total (task.shove > 0)
+};
+
+// The velocity a task's shoved run is given at its start: task.shove m/s,
+// horizontal, in a direction hashed from the window, the targets and the
+// duration, so that a replay of the saved window shoves it the same way.
+Vec3 shoveVelocity(const SampleTask& task);
+
+// How a saved window was scored: the cost weights and the shove it was
+// searched under (a redone search may change both; see windowScoring).
+struct WindowScoring {
+  CostWeights weights;
+  double shove = 0;
 };
 
 // Runs samples. Implementations must give every task the result a single
@@ -130,6 +151,10 @@ struct SampleRunner {
 // A sample's cost: the tracking cost's terms under `weights`, plus the time
 // scaling's (ln scale)^2 under the options' weight.
 double sampleCost(const CostTerms& terms, const CostWeights& weights, const SamconOptions& options, double scale);
+// The cost of a sample scored shoved (`shoved`) or not: sampleCost of its
+// plain run, or the mean of its plain and shoved runs' (1e30: either unstable).
+double scoredCost(const SampleOutcome& outcome, const CostWeights& weights, const SamconOptions& options, double scale,
+                  bool shoved);
 
 // Evaluation on `threads` threads of this process (0: all cores).
 std::unique_ptr<SampleEvaluator> makeThreadedEvaluator(int threads);
@@ -176,8 +201,8 @@ class SamconSearch {
   // problem, or a replayed window's cost differs from the one saved (the
   // character, the scene or the solver changed since). The replays are not
   // counted in samplesEvaluated().
-  // `savedWeights` (per window; empty: the search's own): the cost weights
-  // each saved window's cost was computed under, when a redone search
+  // `saved` (per window; empty: the search's own): the cost weights and
+  // shove each saved window's cost was computed under, when a redone search
   // changed them; the replay is checked under those.
   // `record` (a search that backtracks: backtrackRecord() saved with the
   // kept paths): its remembered and pending kept sets are replayed too, and
@@ -185,7 +210,7 @@ class SamconSearch {
   // windows searched again; without it a backtracking search goes on from
   // the kept set with every backtrack left.
   void resume(const std::vector<std::vector<ControlWindow>>& kept, const Progress& progress = Progress::none(),
-              const std::vector<CostWeights>& savedWeights = {}, const SearchBacktrackRecord& record = {});
+              const std::vector<WindowScoring>& saved = {}, const SearchBacktrackRecord& record = {});
   // What a checkpoint needs beside keptPaths() for resume() to go on exactly
   // (empty when the search does not backtrack).
   SearchBacktrackRecord backtrackRecord() const;
@@ -234,7 +259,7 @@ class SamconSearch {
     CostTerms terms;
   };
   std::vector<Replayed> replay(const std::vector<std::vector<ControlWindow>>& paths, const Progress& progress,
-                               const std::vector<CostWeights>& savedWeights);
+                               const std::vector<WindowScoring>& saved);
 };
 
 // Where a round of samples is drawn: per link the mean target offset

@@ -26,6 +26,7 @@ Slot slot(OptimizeSpec& s, const std::string& name) {
   if (name == "backtrack-above") return {&o.backtrackAbove, nullptr};
   if (name == "backtrack-windows") return {nullptr, &o.backtrackWindows};
   if (name == "backtrack-samples") return {&o.backtrackSamples, nullptr};
+  if (name == "score-shove") return {&o.scoreShove, nullptr};
   throw InputError(name, "is not a parameter of the controller search");
 }
 
@@ -63,7 +64,11 @@ const std::vector<ParamSpec>& searchParams() {
          "How many windows before the one that went badly are searched again (0: that window only); a window that "
          "goes badly again before the search got past it goes this many further back each time, up to 4 times as many"},
         {"backtrack-samples", "", o.backtrackSamples, 0.01, 100, false,
-         "Samples of a window searched again, as a multiple of --samples"}};
+         "Samples of a window searched again, as a multiple of --samples"},
+        {"score-shove", "m/s", o.scoreShove, 0, 10, false,
+         "Each sample is also simulated with the whole body shoved by this speed at its window's start (a direction "
+         "drawn per sample) and costs the mean of both runs, so that the search prefers paths a push does not knock "
+         "over; twice the simulation per sample (0: off, as in the paper)"}};
   }();
   return table;
 }

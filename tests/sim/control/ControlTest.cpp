@@ -290,6 +290,67 @@ TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
   EXPECT_THROW(liu2013::stateFromBytes(bad.data(), bad.size()), InputError);
 }
 
+// Scored shoves (SamconOptions::scoreShove): a sample costs the mean of its
+// plain run and a run shoved at its start; the plain run's end goes on. The
+// search stays the same for any thread count, and a saved search resumes and
+// replays exactly, under the shove its windows were searched with.
+TEST(Samcon, ScoredShoveCostsTheMeanOfThePlainAndShovedRunsAndResumesExactly) {
+  const PreparedOptimization prepared = twoShortWindows(0.5);
+  ASSERT_EQ(prepared.problem.windows.size(), 3u);
+  SamconProblem shoved = prepared.problem;
+  shoved.options.scoreShove = 0.3;
+  std::vector<SampleTask> tasks = drawSamples(shoved, 0, 1);
+  ASSERT_EQ(tasks.size(), 6u);
+  for (const SampleTask& t : tasks) EXPECT_EQ(t.shove, 0.3);
+  const Vec3 v0 = shoveVelocity(tasks[0]), v1 = shoveVelocity(tasks[1]);
+  EXPECT_NEAR(v0.norm(), 0.3, 1e-12);
+  EXPECT_EQ(v0.y(), 0) << "horizontal";
+  EXPECT_GT((v0 - v1).norm(), 1e-3) << "each sample its own direction";
+  EXPECT_EQ(shoveVelocity(tasks[0]), v0) << "the same sample, the same shove";
+
+  // One sample, shoved and not, against the same sample unshoved.
+  const double end = shoved.windows[0].referenceStart + shoved.windows[0].referenceDuration;
+  SampleRunner runner(shoved);
+  const SampleOutcome both = runner.run(shoved.start, tasks[0], end);
+  const liu2013::Liu2013State plainEnd = runner.state();
+  SampleTask unshovedTask = tasks[0];
+  unshovedTask.shove = 0;
+  const SampleOutcome plain = runner.run(shoved.start, unshovedTask, end);
+  EXPECT_TRUE(runner.state() == plainEnd) << "the plain run's end goes on, shoved or not";
+  EXPECT_EQ(both.cost.pose, plain.cost.pose);
+  EXPECT_NE(both.shoved.total, plain.cost.total) << "the shove changed the run";
+  EXPECT_GT(both.shoved.velocity, plain.cost.velocity) << "0.3 m/s more centre-of-mass velocity error";
+  EXPECT_EQ(both.cost.total, 0.5 * (plain.cost.total + both.shoved.total));
+  EXPECT_EQ(scoredCost(both, shoved.options.weights, shoved.options, tasks[0].scale, true), both.cost.total);
+  EXPECT_EQ(scoredCost(both, shoved.options.weights, shoved.options, tasks[0].scale, false), plain.cost.total);
+
+  auto search = [&](const SamconProblem& p, int threads, int32_t windows) {
+    auto s = std::make_unique<SamconSearch>(p, makeThreadedEvaluator(threads));
+    while (s->windowsDone() < windows && !s->finished()) s->runWindow();
+    return s;
+  };
+  const auto one = search(shoved, 1, 3), two = search(shoved, 2, 3), off = search(prepared.problem, 2, 3);
+  ASSERT_FALSE(one->failed());
+  EXPECT_TRUE(one->best() == two->best());
+  EXPECT_TRUE(one->bestState() == two->bestState());
+  EXPECT_EQ(one->samplesEvaluated(), off->samplesEvaluated()) << "samples count once, shoved or not";
+  EXPECT_FALSE(one->best() == off->best()) << "the shoved runs change the ranking";
+
+  // Stopped after one window and resumed: the same search as one that did not stop.
+  const auto stopped = search(shoved, 2, 1);
+  SamconSearch resumed(shoved, makeThreadedEvaluator(2));
+  resumed.resume(stopped->keptPaths());
+  while (!resumed.finished()) resumed.runWindow();
+  EXPECT_TRUE(resumed.best() == one->best());
+  EXPECT_TRUE(resumed.bestState() == one->bestState());
+  // Redone without the shove: the saved window replays under the shove it was
+  // searched with; told it had none, its cost does not replay.
+  SamconSearch redone(prepared.problem, makeThreadedEvaluator(2));
+  EXPECT_NO_THROW(redone.resume(stopped->keptPaths(), Progress::none(), {WindowScoring{shoved.options.weights, 0.3}}));
+  SamconSearch wrong(prepared.problem, makeThreadedEvaluator(2));
+  EXPECT_THROW(wrong.resume(stopped->keptPaths()), InputError);
+}
+
 // Backtracking: a window whose best cost is above the threshold sends the
 // search back; the window is searched again with more, fresh samples, the
 // better search of it goes on, and only so many times. Off (or never
@@ -961,18 +1022,28 @@ TEST(Samcon, RedoneSearchStartsFromTheKeptPathsCutAndRecordsEarlierSampling) {
                                 "refineShrink": 0.6, "weights": {}}, {"windows": 3, "seed": 1, "samples": 1, "keep": 1,
                                 "rounds": 1, "noise": 0.1, "refineShrink": 0.6, "weights": {}}]})", "test"), InputError);
 
-  // Each window replays under the weights it was ranked with.
+  // Each window replays under the weights and the shove it was ranked with.
   OptimizeSpec fourth = read;
   fourth.samcon.weights.velocity = 2;
+  fourth.samcon.scoreShove = 0.05;
   fourth.earlier = earlierSampling(read, 25);  // 20 windows by `first`, 5 by `second`
   ASSERT_EQ(fourth.earlier.size(), 2u);
   fourth.earlier[0].weights.velocity = 1;
-  const std::vector<CostWeights> w = windowWeights(fourth, 27);
+  fourth.earlier[1].scoreShove = 0.02;
+  const std::vector<WindowScoring> w = windowScoring(fourth, 27);
   ASSERT_EQ(w.size(), 27u);
-  EXPECT_EQ(w[19].velocity, 1);
-  EXPECT_EQ(w[20].velocity, CostWeights{}.velocity);
-  EXPECT_EQ(w[24].velocity, CostWeights{}.velocity);
-  EXPECT_EQ(w[25].velocity, 2);
+  EXPECT_EQ(w[19].weights.velocity, 1);
+  EXPECT_EQ(w[19].shove, 0);
+  EXPECT_EQ(w[20].weights.velocity, CostWeights{}.velocity);
+  EXPECT_EQ(w[24].shove, 0.02);
+  EXPECT_EQ(w[25].weights.velocity, 2);
+  EXPECT_EQ(w[25].shove, 0.05);
+  const OptimizeSpec fifth = specFromJson(specToJson(fourth), "test");
+  EXPECT_TRUE(fifth.earlier == fourth.earlier) << "the shoves of earlier sampling saved";
+  EXPECT_EQ(fifth.samcon.scoreShove, 0.05);
+  EXPECT_EQ(specToJson(read).find("scoreShove"), std::string::npos) << "absent when off, as before there was one";
+  EXPECT_THROW(specFromJson(R"({"earlier": [{"windows": 5, "seed": 1, "samples": 1, "keep": 1, "rounds": 1, "noise": 0.1,
+                                "refineShrink": 0.6, "weights": {}, "scoreShove": -1}]})", "test"), InputError);
 }
 
 TEST(Flight, TrackerCountsTheTimeEveryFootIsOffTheGround) {
