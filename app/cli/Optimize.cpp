@@ -208,7 +208,8 @@ json windowJson(const control::WindowReport& r) {
           {"attempt", r.attempt},
           {"earlier_kept", r.earlierKept},
           {"back_to", r.backTo},
-          {"furthest_good", r.furthestGood}};
+          {"furthest_good", r.furthestGood},
+          {"shoved_cost", r.shovedCost}};
 }
 
 // What backtracking did after a window (empty: nothing).
@@ -386,7 +387,9 @@ int optimize(const OptimizeArgs& args) {
             elapsed / std::max(1, search.windowsDone() - resumedWindows) * (search.windowCount() - search.windowsDone());
         std::cout << "window " << r.window + 1 << "/" << search.windowCount() << ": cost " << r.best.total
                   << " (pose " << r.best.pose << ", root " << r.best.root << ", position " << r.best.position
-                  << ", end effectors " << r.best.endEffector << ", balance " << r.best.balance << "), time scale "
+                  << ", end effectors " << r.best.endEffector << ", balance " << r.best.balance << ")"
+                  << (o.scoreShove > 0 ? ", shoved run's cost " + formatLimit(r.shovedCost) : std::string())
+                  << ", time scale "
                   << r.timeScale << ", " << r.fallen << "/" << r.samples << " samples fell, "
                   << r.samples / std::max(r.wallSeconds, 1e-9) << " samples/s, about " << std::lround(left)
                   << " s left" << std::endl

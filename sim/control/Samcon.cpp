@@ -412,6 +412,7 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
   if (!best.empty()) {
     const SampleTask& top = tasks[size_t(best.front().first)];
     report.best = outcomes[size_t(best.front().first)].cost;
+    report.shovedCost = outcomes[size_t(best.front().first)].shoved.total;
     report.timeScale = top.steps * problem_.settings.dt / layout.referenceDuration;
   }
   report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -423,6 +424,7 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
       next = std::move(pending_.back().kept);
       report.earlierKept = true;
       report.best = pending_.back().report.best;
+      report.shovedCost = pending_.back().report.shovedCost;
       report.timeScale = pending_.back().report.timeScale;
     }
     pending_.pop_back();

@@ -164,7 +164,8 @@ std::vector<int32_t> selectBest(const std::vector<double>& costs, int keep);
 
 struct WindowReport {
   int32_t window = 0;
-  CostTerms best;                 // the best sample's cost terms
+  CostTerms best;                 // the best sample's cost terms (of its plain run; total: its cost)
+  double shovedCost = 0;          // the best sample's shoved run's cost (SamconOptions::scoreShove > 0)
   int32_t samples = 0;
   int32_t fallen = 0;             // samples whose character fell
   double wallSeconds = 0;

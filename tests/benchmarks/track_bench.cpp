@@ -22,9 +22,11 @@
 //   track_bench [--samples N] [--keep K] [--seeds 1,2,3] [--threads T]
 //               [--only NAME,...] [--step SECONDS] [--out DIR]
 //               [--backtracks N] [--backtrack-above COST] [--shove M_PER_S]
+//               [--score-shove M_PER_S]
 // (--step: the search's and its controllers' time step, as optimize --step;
 // default the project's, 0.5 ms; --backtracks, --backtrack-above: as optimize's,
-// default each segment's: none but for the run; --shove 0: no shoved replays).
+// default each segment's: none but for the run; --shove 0: no shoved replays;
+// --score-shove: as optimize's, default 0: samples scored unshoved).
 // e.g. `build/bin/track_bench --samples 60 --keep 10 --seeds 1 --only turn,walk --out /tmp/tb`.
 #include "control/Cost.h"
 #include "control/Flight.h"
@@ -87,7 +89,7 @@ const std::vector<Segment>& segments() {
 
 struct Options {
   int samples = 300, keep = 20, threads = 0, backtracks = -1;  // -1: the segment's
-  double step = 0, backtrackAbove = -1, shove = 0.001;
+  double step = 0, backtrackAbove = -1, shove = 0.001, scoreShove = 0;
   std::vector<uint64_t> seeds{1, 2, 3};
   std::vector<std::string> only;
   std::string out = "track-bench";
@@ -178,6 +180,7 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   spec.step = o.step;
   spec.samcon.backtracks = o.backtracks >= 0 ? o.backtracks : seg.backtracks;
   spec.samcon.backtrackAbove = o.backtrackAbove >= 0 ? o.backtrackAbove : seg.backtrackAbove;
+  spec.samcon.scoreShove = o.scoreShove;
   const control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
   control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(o.threads));
   RunResult r;
@@ -278,6 +281,9 @@ int main(int argc, char** argv) {
       } else if (a == "--shove") {
         o.shove = std::stod(value());
         if (!(o.shove >= 0 && o.shove <= 10)) throw std::runtime_error("must lie in [0, 10] m/s");
+      } else if (a == "--score-shove") {
+        o.scoreShove = std::stod(value());
+        if (!(o.scoreShove >= 0 && o.scoreShove <= 10)) throw std::runtime_error("must lie in [0, 10] m/s");
       } else if (a == "--backtrack-above") {
         o.backtrackAbove = std::stod(value());
         if (!(o.backtrackAbove >= 0)) throw std::runtime_error("must not be negative");

@@ -442,8 +442,9 @@ TEST(CliOptimize, AKilledBacktrackingSearchResumesAsIfItHadNotStopped) {
 // A search redone from part-way (--redo-from, what a long search that fell
 // late needs): the windows that end by then are kept bit for bit and the rest
 // searched anew with another seed and budget; the controller records how its
-// first windows were sampled, a redo of the redo cuts that record, and what
-// cannot be redone is named.
+// first windows were sampled (their weights and shove, which they replay
+// under), a redo of the redo cuts that record, and what cannot be redone is
+// named.
 TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   const TempDir dir;
   const std::string out = dir.file("o.sinew");
@@ -518,6 +519,26 @@ TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   ASSERT_EQ(settings["earlier"].size(), 2u) << settings;
   EXPECT_EQ(settings["earlier"][1]["windows"], 2);
   EXPECT_EQ(settings["earlier"][1]["seed"], 7);
+
+  // Redone from 0.15 s with every sample also scored shoved, then from 0.25 s
+  // without: the window searched shoved replays under its shove.
+  const ProcessResult shoved = cli(dir, with(args("9", "4"), {"--redo-from", "0.15", "--weights", "velocity=2",
+                                                             "--score-shove", "0.2", "--stats-json", dir.file("s.json")}));
+  ASSERT_EQ(shoved.exitCode, 0) << shoved.out << shoved.err;
+  EXPECT_NE(shoved.out.find("shoved run's cost"), std::string::npos) << shoved.out;
+  const json shovedStats = json::parse(test::readBytes(dir.file("s.json")));
+  ASSERT_EQ(shovedStats["windows"].size(), 2u);
+  EXPECT_GT(shovedStats["windows"][0]["shoved_cost"].get<double>(), 0.0);
+  EXPECT_EQ(shovedStats["replay"]["matches_search"], true);
+  EXPECT_EQ(json::parse(loadProject(out).controllers.at(0).settings)["scoreShove"], 0.2);
+  const ProcessResult plain = cli(dir, with(args("10", "4"), {"--redo-from", "0.25", "--weights", "velocity=2"}));
+  ASSERT_EQ(plain.exitCode, 0) << plain.out << plain.err;
+  EXPECT_EQ(plain.out.find("shoved run's cost"), std::string::npos) << plain.out;
+  settings = json::parse(loadProject(out).controllers.at(0).settings);
+  ASSERT_EQ(settings["earlier"].size(), 2u) << settings;
+  EXPECT_EQ(settings["earlier"][1]["windows"], 2);
+  EXPECT_EQ(settings["earlier"][1]["scoreShove"], 0.2);
+  EXPECT_FALSE(settings.contains("scoreShove"));
 }
 
 // A segment the character cannot perform (here: samples spread so wide,
@@ -594,6 +615,7 @@ TEST(CliOptimize, BadInputIsNamed) {
   expectError({"optimize", kProject, "--clip", kClip, "--pd-frequency", "200", "-o", out},
               "--pd-frequency: 200 is out of range [0.1, 99] Hz");
   expectError({"optimize", kProject, "--clip", kClip, "--keep", "0", "-o", out}, "--keep: 0 is out of range");
+  expectError({"optimize", kProject, "--clip", kClip, "--score-shove", "-1", "-o", out}, "--score-shove: -1 is out of range");
   expectError({"optimize", kProject, "--clip", kClip, "--step", "0.01", "-o", out}, "--step: 0.01 is out of range");
   expectError({"optimize", kProject, "--clip", kClip, "--step", "0.00001", "-o", out},
               "--step: must be 0 (the project's step) or at least 0.0001");
