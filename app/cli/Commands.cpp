@@ -1,3 +1,8 @@
+// sinew-cli's shorter subcommands (info, import, project-info, example, viperize,
+// add-muscle, export, rig, export-tets) and their registration with the command-line
+// parser (the table is in main.cpp); optimize and fit-feedback live in Optimize.cpp,
+// simulate in Simulate.cpp.
+// Contract and exit codes: Commands.h.
 #include "Commands.h"
 #include "Subcommands.h"
 

@@ -1,3 +1,4 @@
+// Sample evaluation over MPI ranks for `mpirun -np K sinew-cli optimize` (MpiEvaluator.h).
 #include "MpiEvaluator.h"
 
 #include "core/Error.h"

@@ -1,3 +1,4 @@
+// Undoable edits: each command's redo and undo through Document::mutate() (Commands.h).
 #include "Commands.h"
 
 #include <algorithm>

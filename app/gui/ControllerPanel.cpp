@@ -1,3 +1,5 @@
+// The Control dock: clip, segment, joint map and search settings; start, pause and stop
+// a controller search and play its result (ControllerPanel.h).
 #include "ControllerPanel.h"
 
 #include "Commands.h"

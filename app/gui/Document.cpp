@@ -1,3 +1,4 @@
+// The open project as the GUI sees it: project, path, undo stack, selection, revisions (Document.h).
 #include "Document.h"
 
 #include <QFileInfo>

@@ -1,3 +1,4 @@
+// The application log, from any thread to the Log panel and stderr (Log.h).
 #include "Log.h"
 
 #include <QMetaObject>

@@ -1,3 +1,4 @@
+// The Simulate dock's materials table: flesh and per-region rows, undoable edits (MaterialEditor.h).
 #include "MaterialEditor.h"
 
 #include "Commands.h"

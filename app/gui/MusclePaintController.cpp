@@ -1,3 +1,4 @@
+// Muscle painting in the viewport: sources and sinks on a rod body's surface (MusclePaintController.h).
 #include "MusclePaintController.h"
 
 #include "Commands.h"

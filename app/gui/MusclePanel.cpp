@@ -1,3 +1,4 @@
+// The Rig dock's Muscles section: muscle brush, viperization, spindle muscles (MusclePanel.h).
 #include "MusclePanel.h"
 
 #include "Commands.h"

@@ -1,3 +1,4 @@
+// File > New Character...: import, joints, build and simulate in one action (NewCharacterFlow.h).
 #include "NewCharacterFlow.h"
 
 #include "MainWindow.h"

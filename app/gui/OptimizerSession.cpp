@@ -1,3 +1,4 @@
+// A controller search running window by window on a worker thread for the Control dock (OptimizerSession.h).
 #include "OptimizerSession.h"
 
 #include "core/Error.h"

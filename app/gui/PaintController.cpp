@@ -1,3 +1,4 @@
+// Weight painting in the viewport: brush strokes, heat map, brush outline (PaintController.h).
 #include "PaintController.h"
 
 #include "Commands.h"

@@ -1,3 +1,4 @@
+// The Outliner, Properties and Log dock panels (Panels.h).
 #include "Panels.h"
 
 #include <QCheckBox>

@@ -1,3 +1,4 @@
+// Properties of project objects, declared once for the Properties panel, undo and the file (Properties.h).
 #include "Properties.h"
 
 #include <QColor>

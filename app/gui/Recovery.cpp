@@ -1,3 +1,4 @@
+// Autosave and crash recovery of unsaved work (Recovery.h).
 #include "Recovery.h"
 
 #include "io/ProjectFile.h"

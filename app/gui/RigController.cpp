@@ -1,3 +1,4 @@
+// The viewport's rigging tools (select, place, move, pose joints; paint) and what the rig draws (RigController.h).
 #include "RigController.h"
 
 #include "Commands.h"

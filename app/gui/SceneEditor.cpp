@@ -1,3 +1,4 @@
+// The Simulate dock's scene: ground and static colliders, undoable edits (SceneEditor.h).
 #include "SceneEditor.h"
 
 #include "Commands.h"

@@ -1,3 +1,4 @@
+// What the user has selected: one object or joint, with its pick detail (Selection.h).
 #include "Selection.h"
 
 namespace sinew::app {

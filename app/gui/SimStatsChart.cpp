@@ -1,3 +1,4 @@
+// The Simulate dock's live plot of the run's statistics per cached frame (SimStatsChart.h).
 #include "SimStatsChart.h"
 
 #include <QChart>

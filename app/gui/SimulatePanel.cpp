@@ -1,3 +1,4 @@
+// The Simulate dock: run controls, timeline, statistics, solver, drive and clip (SimulatePanel.h).
 #include "SimulatePanel.h"
 
 #include <QCheckBox>

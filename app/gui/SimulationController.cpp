@@ -1,3 +1,4 @@
+// The Simulate panel's engine: what to simulate, run control, the frame cache and the HUD (SimulationController.h).
 #include "SimulationController.h"
 
 #include "Commands.h"

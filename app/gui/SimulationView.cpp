@@ -1,3 +1,4 @@
+// What the viewport shows of a simulation, and the mouse's part in it (SimulationView.h).
 #include "SimulationView.h"
 
 #include "core/Hash.h"

@@ -1,3 +1,4 @@
+// The Simulate panel's worker thread: builds a solver and records its frames (SimulationWorker.h).
 #include "SimulationWorker.h"
 
 #include "liu2013/Liu2013.h"

@@ -1,3 +1,4 @@
+// Long operations on a worker thread with a delayed progress dialog and Cancel (TaskRunner.h).
 #include "TaskRunner.h"
 
 #include <QCoreApplication>

@@ -1,3 +1,4 @@
+// The Simulate dock's timeline slider over cached frames, with a marked frame (TimelineSlider.h).
 #include "TimelineSlider.h"
 
 #include <QPainter>

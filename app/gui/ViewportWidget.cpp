@@ -1,3 +1,4 @@
+// The real-time viewport: OpenGL, ImGui overlay, navigation and picking (ViewportWidget.h).
 #include "ViewportWidget.h"
 
 #include "core/Hash.h"

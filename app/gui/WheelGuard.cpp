@@ -1,3 +1,4 @@
+// Spin boxes, combo boxes and sliders take the mouse wheel only with keyboard focus (WheelGuard.h).
 #include "WheelGuard.h"
 
 #include <QAbstractSlider>
