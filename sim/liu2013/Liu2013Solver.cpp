@@ -347,11 +347,27 @@ void Liu2013Solver::accumulateForces() {
       state_.contactSource.assign(nVerts, 0);
       state_.contactAnchor.assign(nVerts, Vec3::Zero());
     }
+    // With the ground as the only collider, a vertex this far above it (far
+    // beyond the rounding of its height) skips the contact response.
+    const bool groundOnly = settings_.colliders.empty();
+    const double clearHeight = settings_.groundHeight + 1e-6;
     sc.arena.execute([&] {
       tbb::parallel_for(tbb::blocked_range<size_t>(0, nVerts, 512), [&](const tbb::blocked_range<size_t>& r) {
         for (size_t v = r.begin(); v < r.end(); ++v) {
           const Tet& tet = m.tets[m.embedding.tet[v]];
           const auto& phi = m.embedding.weights[v];
+          if (groundOnly) {
+            // Most of the surface is well above the ground: its height alone
+            // says it has no contact (the full path below would find depth < 0
+            // and leave exactly this: no force, not stuck).
+            double height = 0;
+            for (int k = 0; k < 4; ++k) height += phi[k] * state_.x[tet[k]].y();
+            if (height > clearHeight) {
+              state_.contactSource[v] = 0;
+              sc.vertexForce[v] = Vec3::Zero();
+              continue;
+            }
+          }
           Vec3 p = Vec3::Zero(), vel = Vec3::Zero();
           for (int k = 0; k < 4; ++k) {
             p += phi[k] * state_.x[tet[k]];
