@@ -100,8 +100,15 @@ struct Settings {
   bool loopClip = true;
   double rayleighMass = 0.5;       // alpha, 1/s (Rayleigh mode)
   double rayleighStiffness = 5e-5; // beta, s (Rayleigh mode; explicit, so keep beta * omega_max small)
-  double minPlasticStretch = 0.3;  // the skinned reference F_p keeps principal stretches >= this (no inverted targets)
-  double maxPlasticStretch = 2.0;  // ...and <= this (a stretched reference stiffens the element: the explicit step)
+  // The skinned reference F_p is clamped where it collapses (det F_p under
+  // minPlasticStretch, or inverted: no inverted targets) or may stretch past
+  // maxPlasticStretch (|F_p|^2 above its square: a stretched reference
+  // stiffens the element, and the step is explicit); then its principal
+  // stretches are kept in [min, max]. A reference sheared thin with det F_p
+  // still above the minimum keeps its smallest stretch (measured on the
+  // shipped jump: 0.12 % of element steps; docs/PERFORMANCE.md).
+  double minPlasticStretch = 0.3;
+  double maxPlasticStretch = 2.0;
   double compressionLimit = 0.3;   // volume ratio (to the reference) below which the compression limiter acts
   double compressionStiffness = 10; // the limiter's stiffness in units of lambda + 2 mu (capped per element for dt)
   double groundHeight = 0;         // m
