@@ -294,7 +294,7 @@ TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
 // plain run and a run shoved at its start; the plain run's end goes on. The
 // search stays the same for any thread count, and a saved search resumes and
 // replays exactly, under the shove its windows were searched with.
-TEST(Samcon, ScoredShoveCostsTheMeanOfThePlainAndShovedRunsAndResumesExactly) {
+TEST(Samcon, ScoredShoveCostsTheMeanOfThePlainAndShovedRuns) {
   const PreparedOptimization prepared = twoShortWindows(0.5);
   ASSERT_EQ(prepared.problem.windows.size(), 3u);
   SamconProblem shoved = prepared.problem;
@@ -323,7 +323,13 @@ TEST(Samcon, ScoredShoveCostsTheMeanOfThePlainAndShovedRunsAndResumesExactly) {
   EXPECT_EQ(both.cost.total, 0.5 * (plain.cost.total + both.shoved.total));
   EXPECT_EQ(scoredCost(both, shoved.options.weights, shoved.options, tasks[0].scale, true), both.cost.total);
   EXPECT_EQ(scoredCost(both, shoved.options.weights, shoved.options, tasks[0].scale, false), plain.cost.total);
+}
 
+// Whole searches with scored shoves (six of them: Release only).
+TEST(Samcon, ScoredShoveSearchesAgreeAcrossThreadsAndResumeExactly) {
+  const PreparedOptimization prepared = twoShortWindows(0.5);
+  SamconProblem shoved = prepared.problem;
+  shoved.options.scoreShove = 0.3;
   auto search = [&](const SamconProblem& p, int threads, int32_t windows) {
     auto s = std::make_unique<SamconSearch>(p, makeThreadedEvaluator(threads));
     while (s->windowsDone() < windows && !s->finished()) s->runWindow();
