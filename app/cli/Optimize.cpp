@@ -185,7 +185,7 @@ const ControllerObject& redoneSearch(const Project& saved, const std::string& fi
       const std::string diff = settingsDiffer(c.settings, settings, control::samplingSettingKeys());
       if (!diff.empty())
         throw InputError("--redo-from", "controller '" + name + "' in " + file + " was searched with other settings (" +
-                                            diff + "): only --seed, --samples, --keep, --rounds, --noise, --weights, the backtracking and --score-shove may change");
+                                            diff + "): only --seed, --samples, --keep, --rounds, --noise, --weights, the backtracking, --score-shove and --tangent-weight may change");
       return c;
     }
   throw InputError(file, "has no controller '" + name + "' to redo (--redo-from goes back into a saved search of that name)");
@@ -209,7 +209,8 @@ json windowJson(const control::WindowReport& r) {
           {"earlier_kept", r.earlierKept},
           {"back_to", r.backTo},
           {"furthest_good", r.furthestGood},
-          {"shoved_cost", r.shovedCost}};
+          {"shoved_cost", r.shovedCost},
+          {"amplification", r.amplification}};
 }
 
 // What backtracking did after a window (empty: nothing).
@@ -389,6 +390,7 @@ int optimize(const OptimizeArgs& args) {
                   << " (pose " << r.best.pose << ", root " << r.best.root << ", position " << r.best.position
                   << ", end effectors " << r.best.endEffector << ", balance " << r.best.balance << ")"
                   << (o.scoreShove > 0 ? ", shoved run's cost " + formatLimit(r.shovedCost) : std::string())
+                  << (o.tangentWeight > 0 ? ", twin grew " + formatLimit(r.amplification) + "x" : std::string())
                   << ", time scale "
                   << r.timeScale << ", " << r.fallen << "/" << r.samples << " samples fell, "
                   << r.samples / std::max(r.wallSeconds, 1e-9) << " samples/s, about " << std::lround(left)

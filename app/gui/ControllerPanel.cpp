@@ -161,6 +161,8 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   backtrackSamples_ = static_cast<QDoubleSpinBox*>(searchBox(search, "backtrack-samples"));
   scoreShove_ = static_cast<QDoubleSpinBox*>(searchBox(search, "score-shove"));
   scoreShove_->setSpecialValueText(tr("off"));
+  tangentWeight_ = static_cast<QDoubleSpinBox*>(searchBox(search, "tangent-weight"));
+  tangentWeight_->setSpecialValueText(tr("off"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);
@@ -208,6 +210,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   backOver->addWidget(backtrackSamples_);
   sf->addRow(tr("Go back over"), backOver);
   sf->addRow(tr("Score shoved"), scoreShove_);
+  sf->addRow(tr("Score twin growth"), tangentWeight_);
   auto* checks = new QHBoxLayout;
   checks->addWidget(timeScaling_);
   checks->addWidget(idInit_);
@@ -493,6 +496,7 @@ void ControllerPanel::setRobustness(control::SamconOptions& o) const {
   o.backtrackWindows = backtrackWindows_->value();
   o.backtrackSamples = backtrackSamples_->value();
   o.scoreShove = scoreShove_->value();
+  o.tangentWeight = tangentWeight_->value();
 }
 
 void ControllerPanel::startSearch() {
@@ -647,7 +651,8 @@ void ControllerPanel::searchOnSelected() {
                          o.keep == before.keep && o.rounds == before.rounds && o.seed == before.seed &&
                          o.noise == before.noise && o.backtracks == before.backtracks &&
                          o.backtrackAbove == before.backtrackAbove && o.backtrackWindows == before.backtrackWindows &&
-                         o.backtrackSamples == before.backtrackSamples && o.scoreShove == before.scoreShove;
+                         o.backtrackSamples == before.backtrackSamples && o.scoreShove == before.scoreShove &&
+                         o.tangentWeight == before.tangentWeight;
     if (!resumed) s.earlier = control::earlierSampling(saved, kept);  // a resume keeps the saved record as it is
     if (c->searchKept.empty() && size_t(kept) == c->windows.size())
       throw InputError(c->name, "is finished: choose an earlier time to search on from");

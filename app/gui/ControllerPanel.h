@@ -78,7 +78,7 @@ class ControllerPanel : public QWidget {
   QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_, *stanceAngle_, *step_, *settle_, *swingBalance_, *swingVelocity_;
   QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_, *fitRollouts_, *fitCorrections_;
   QSpinBox *backtracks_, *backtrackWindows_;
-  QDoubleSpinBox *backtrackAbove_, *backtrackSamples_, *scoreShove_;
+  QDoubleSpinBox *backtrackAbove_, *backtrackSamples_, *scoreShove_, *tangentWeight_;
   void setRobustness(control::SamconOptions& o) const;  // from the "Go back" and "Score shoved" editors
   QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for

@@ -80,12 +80,14 @@ std::string specToJson(const OptimizeSpec& s) {
   if (o.backtracks > 0)
     j["backtrack"] = backtrackJson(o.backtracks, o.backtrackAbove, o.backtrackWindows, o.backtrackSamples);
   if (o.scoreShove > 0) j["scoreShove"] = o.scoreShove;  // absent when off (as before there was any)
+  if (o.tangentWeight > 0) j["tangentWeight"] = o.tangentWeight;  // likewise
   for (const EarlierSampling& e : s.earlier) {
     json r{{"windows", e.windows}, {"seed", e.seed},   {"samples", e.samples},           {"keep", e.keep},
            {"rounds", e.rounds},   {"noise", e.noise}, {"refineShrink", e.refineShrink}, {"weights", weightsJson(e.weights)}};
     if (e.backtracks > 0)
       r["backtrack"] = backtrackJson(e.backtracks, e.backtrackAbove, e.backtrackWindows, e.backtrackSamples);
     if (e.scoreShove > 0) r["scoreShove"] = e.scoreShove;
+    if (e.tangentWeight > 0) r["tangentWeight"] = e.tangentWeight;
     j[kEarlierSamplingKey].push_back(r);
   }
   return j.dump();
@@ -123,6 +125,7 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
     get("feedback", o.feedback);
     get("feedbackPeriod", o.feedbackPeriod);
     get("scoreShove", o.scoreShove);
+    get("tangentWeight", o.tangentWeight);
     if (j.contains("balanceGains")) {
       const auto g = j.at("balanceGains").get<std::vector<double>>();
       if (g.size() != 6 && g.size() != 8) throw InputError(context, "balanceGains needs 6 or 8 numbers");
@@ -144,6 +147,9 @@ OptimizeSpec specFromJson(const std::string& text, const std::string& context) {
         if (e.contains("scoreShove")) r.scoreShove = e.at("scoreShove").get<double>();
         if (!(r.scoreShove >= 0 && r.scoreShove <= 10))
           throw InputError(context, "a record of earlier sampling has a scoreShove outside 0 to 10 m/s");
+        if (e.contains("tangentWeight")) r.tangentWeight = e.at("tangentWeight").get<double>();
+        if (!(r.tangentWeight >= 0 && r.tangentWeight <= 1))
+          throw InputError(context, "a record of earlier sampling has a tangentWeight outside 0 to 1");
         if (r.windows <= (s.earlier.empty() ? 0 : s.earlier.back().windows))
           throw InputError(context, "the record of earlier sampling is out of order");
         s.earlier.push_back(r);
@@ -401,7 +407,7 @@ ControllerObject makeControllerObject(const Project& project, const OptimizeSpec
 const std::vector<std::string>& samplingSettingKeys() {
   static const std::vector<std::string> keys{"seed",         "samples", "keep",      "rounds",
                                              "noise",        "refineShrink", "weights", "backtrack",
-                                             "scoreShove",   kEarlierSamplingKey};
+                                             "scoreShove",   "tangentWeight", kEarlierSamplingKey};
   return keys;
 }
 
@@ -416,7 +422,7 @@ std::vector<EarlierSampling> earlierSampling(const OptimizeSpec& saved, int32_t 
   if (made < windows) {
     const SamconOptions& o = saved.samcon;
     earlier.push_back({windows, o.seed, o.samples, o.keep, o.rounds, o.noise, o.refineShrink, o.weights, o.backtracks,
-                       o.backtrackAbove, o.backtrackSamples, o.backtrackWindows, o.scoreShove});
+                       o.backtrackAbove, o.backtrackSamples, o.backtrackWindows, o.scoreShove, o.tangentWeight});
   }
   return earlier;
 }
@@ -426,8 +432,9 @@ std::vector<WindowScoring> windowScoring(const OptimizeSpec& spec, int32_t windo
   size_t e = 0;
   for (int32_t k = 0; k < windows; ++k) {
     while (e < spec.earlier.size() && k >= spec.earlier[e].windows) ++e;
-    w.push_back(e < spec.earlier.size() ? WindowScoring{spec.earlier[e].weights, spec.earlier[e].scoreShove}
-                                        : WindowScoring{spec.samcon.weights, spec.samcon.scoreShove});
+    w.push_back(e < spec.earlier.size()
+                    ? WindowScoring{spec.earlier[e].weights, spec.earlier[e].scoreShove, spec.earlier[e].tangentWeight}
+                    : WindowScoring{spec.samcon.weights, spec.samcon.scoreShove, spec.samcon.tangentWeight});
   }
   return w;
 }

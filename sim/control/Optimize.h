@@ -32,6 +32,7 @@ struct EarlierSampling {
   double backtrackAbove = 0, backtrackSamples = 2;
   int backtrackWindows = 5;
   double scoreShove = 0;                   // SamconOptions' (0: none)
+  double tangentWeight = 0;                // SamconOptions' (0: none)
   bool operator==(const EarlierSampling&) const = default;
 };
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -78,6 +79,7 @@ std::vector<SampleTask> drawSamples(const SamconProblem& p, int32_t window, int3
     t.steps = std::max(1, int32_t(std::lround(w.referenceDuration * scale / p.settings.dt)));
     t.scale = t.steps * p.settings.dt / w.referenceDuration;
     t.shove = p.options.scoreShove;
+    t.tangentWeight = p.options.tangentWeight;
   }
   return tasks;
 }
@@ -190,13 +192,86 @@ Vec3 shoveVelocity(const SampleTask& task) {
   return task.shove * Vec3(std::sin(angle), 0, std::cos(angle));
 }
 
-SampleOutcome SampleRunner::run(const liu2013::Liu2013State& start, const SampleTask& task, double referenceEnd) {
+namespace {
+// The distance between a state and its twin: node velocities and positions
+// over 0.1 s, rms over the nodes (m/s).
+double twinDistance(const liu2013::Liu2013State& a, const liu2013::Liu2013State& twin) {
+  double sum = 0;
+  for (size_t i = 0; i < a.x.size(); ++i)
+    sum += ((twin.x[i] - a.x[i]) / 0.1).squaredNorm() + (twin.v[i] - a.v[i]).squaredNorm();
+  return std::sqrt(sum / double(std::max<size_t>(a.x.size(), 1)));
+}
+
+// `base` moved `lambda` of the way toward `twin`: the nodes, the skeleton
+// (rotations along the shorter arc) and the friction anchors both hold; the
+// rest (plastic and warm-start rotations, contact sources) is `base`'s.
+liu2013::Liu2013State towardTwin(const liu2013::Liu2013State& base, const liu2013::Liu2013State& twin, double lambda) {
+  liu2013::Liu2013State t = base;
+  for (size_t i = 0; i < base.x.size(); ++i) {
+    t.x[i] += lambda * (twin.x[i] - base.x[i]);
+    t.v[i] += lambda * (twin.v[i] - base.v[i]);
+  }
+  dyn::ArticulatedState& s = t.skeleton;
+  s.rootPosition += lambda * (twin.skeleton.rootPosition - base.skeleton.rootPosition);
+  s.velocity += lambda * (twin.skeleton.velocity - base.skeleton.velocity);
+  for (size_t l = 0; l < s.rotation.size(); ++l) {
+    Quat b = twin.skeleton.rotation[l];
+    if (s.rotation[l].dot(b) < 0) b.coeffs() = -b.coeffs();
+    s.rotation[l].coeffs() += lambda * (b.coeffs() - s.rotation[l].coeffs());
+    s.rotation[l].normalize();
+  }
+  if (twin.contactSource.size() == base.contactSource.size())
+    for (size_t v = 0; v < base.contactSource.size(); ++v)
+      if (twin.contactSource[v] == base.contactSource[v])
+        t.contactAnchor[v] += lambda * (twin.contactAnchor[v] - base.contactAnchor[v]);
+  return t;
+}
+
+// The twin a sample starts from: its start's twin pulled back to
+// kTangentSize from it (the direction the difference grew into on the way
+// here), or, without one, its start shoved by kTangentSize in the task's
+// shove direction.
+liu2013::Liu2013State twinStart(const SamconProblem& problem, const SearchState& start, const SampleTask& task) {
+  if (start.twin) {
+    const double d = twinDistance(start.character, *start.twin);
+    if (d > 0 && std::isfinite(d)) return towardTwin(start.character, *start.twin, kTangentSize / d);
+  }
+  liu2013::Liu2013State s = start.character;
+  SampleTask unit = task;
+  unit.shove = kTangentSize;
+  liu2013::addRigidVelocity(*problem.model, s, shoveVelocity(unit), Vec3::Zero(), Vec3::Zero());
+  return s;
+}
+}  // namespace
+
+SampleOutcome SampleRunner::run(const SearchState& start, const SampleTask& task, double referenceEnd) {
   SampleOutcome out;
-  // The shoved run first, so that the solver ends holding the plain run's end (state()).
-  if (task.shove > 0) out.shoved = runOnce(problem, solver, start, task, referenceEnd, shoveVelocity(task));
-  out.cost = runOnce(problem, solver, start, task, referenceEnd, Vec3::Zero());
+  const double weight = task.tangentWeight;
+  twin.reset();
+  // The twin's run first (when the tangent is scored), then the shoved run,
+  // so that the solver ends holding the plain run's end (state()).
+  std::shared_ptr<liu2013::Liu2013State> twinEnd;
+  double twinBefore = 0;
+  if (weight > 0) {
+    const liu2013::Liu2013State from = twinStart(problem, start, task);
+    twinBefore = twinDistance(start.character, from);
+    SampleTask plain = task;
+    plain.shove = 0;
+    if (runOnce(problem, solver, from, plain, referenceEnd, Vec3::Zero()).total != 1e30)
+      twinEnd = std::make_shared<liu2013::Liu2013State>(solver.state());
+  }
+  if (task.shove > 0) out.shoved = runOnce(problem, solver, start.character, task, referenceEnd, shoveVelocity(task));
+  out.cost = runOnce(problem, solver, start.character, task, referenceEnd, Vec3::Zero());
   if (task.shove > 0 && out.cost.total != 1e30)
     out.cost.total = out.shoved.total == 1e30 ? 1e30 : 0.5 * (out.cost.total + out.shoved.total);
+  if (weight > 0 && out.cost.total != 1e30) {
+    // A twin that went unstable where the character did not: grown without bound.
+    out.amplification = twinEnd ? twinDistance(solver.state(), *twinEnd) / twinBefore
+                                : std::numeric_limits<double>::infinity();
+    const double tangent = tangentCost(out.amplification, weight);
+    out.cost.total = tangent >= 1e30 ? 1e30 : out.cost.total + tangent;
+    twin = std::move(twinEnd);
+  }
   return out;
 }
 
@@ -205,11 +280,20 @@ double sampleCost(const CostTerms& terms, const CostWeights& weights, const Samc
   return weightedTotal(terms, weights) + options.timeScaleWeight * stretch * stretch;
 }
 
-double scoredCost(const SampleOutcome& o, const CostWeights& weights, const SamconOptions& options, double scale,
-                  bool shoved) {
+double tangentCost(double amplification, double weight) {
+  if (!(weight > 0) || amplification <= 1) return 0;
+  const double c = weight * std::log(amplification);
+  return std::isfinite(c) ? c : 1e30;
+}
+
+double scoredCost(const SampleOutcome& o, const WindowScoring& scoring, const SamconOptions& options, double scale) {
+  const bool shoved = scoring.shove > 0;
   if (o.cost.total == 1e30 || (shoved && o.shoved.total == 1e30)) return 1e30;
-  const double plain = sampleCost(o.cost, weights, options, scale);
-  return shoved ? 0.5 * (plain + sampleCost(o.shoved, weights, options, scale)) : plain;
+  const double plain = sampleCost(o.cost, scoring.weights, options, scale);
+  const double cost = shoved ? 0.5 * (plain + sampleCost(o.shoved, scoring.weights, options, scale)) : plain;
+  if (!(scoring.tangentWeight > 0)) return cost;
+  const double tangent = tangentCost(o.amplification, scoring.tangentWeight);
+  return tangent >= 1e30 ? 1e30 : cost + tangent;
 }
 
 // ---------------------------------------------------------------------------
@@ -223,9 +307,9 @@ class ThreadedEvaluator final : public SampleEvaluator {
       : threads_(threads > 0 ? threads : std::max(1, int(std::thread::hardware_concurrency()))) {}
   int workers() const override { return threads_; }
 
-  void evaluate(const SamconProblem& problem, double referenceEnd, const std::vector<liu2013::Liu2013State>& starts,
+  void evaluate(const SamconProblem& problem, double referenceEnd, const std::vector<SearchState>& starts,
                 const std::vector<SampleTask>& tasks, int keep, std::vector<SampleOutcome>& outcomes,
-                std::vector<std::pair<int32_t, liu2013::Liu2013State>>& kept, const Progress& progress) override {
+                std::vector<std::pair<int32_t, SearchState>>& kept, const Progress& progress) override {
     outcomes.assign(tasks.size(), {});
     if (runners_.empty() || &runners_.front()->problem != &problem) {
       runners_.clear();
@@ -255,7 +339,7 @@ class ThreadedEvaluator final : public SampleEvaluator {
           std::lock_guard lock(mutex);
           if (int(bestKeys.size()) < keep || key < bestKeys.back()) {
             const auto at = std::lower_bound(bestKeys.begin(), bestKeys.end(), key);
-            kept.insert(kept.begin() + (at - bestKeys.begin()), {int32_t(i), runner.state()});
+            kept.insert(kept.begin() + (at - bestKeys.begin()), {int32_t(i), runner.end()});
             bestKeys.insert(at, key);
             if (int(bestKeys.size()) > keep) {
               bestKeys.pop_back();
@@ -292,7 +376,7 @@ SamconSearch::SamconSearch(SamconProblem problem, std::unique_ptr<SampleEvaluato
   if (problem_.windows.empty()) throw InputError("optimize", "there are no control windows");
   if (problem_.options.samples < 1 || problem_.options.keep < 1)
     throw InputError("optimize", "samples and kept states must be at least 1");
-  kept_.push_back({problem_.start, {}, 0.0});
+  kept_.push_back({{problem_.start, nullptr}, {}, 0.0});
   attempts_.assign(problem_.windows.size(), 0);
   history_.resize(problem_.windows.size() + 1);
   remember();
@@ -357,14 +441,14 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
   const int32_t samples = windowSamples(o, attempt);
   const int32_t rounds = std::max(1, std::min(o.rounds, samples));
   const int keep = o.keep;
-  std::vector<liu2013::Liu2013State> starts;
+  std::vector<SearchState> starts;
   for (const Node& n : kept_) starts.push_back(n.state);
   const double referenceEnd = layout.referenceStart + layout.referenceDuration;
 
   // All rounds' samples, in order; the kept set over all of them by (cost, index).
   std::vector<SampleTask> tasks;
   std::vector<SampleOutcome> outcomes;
-  std::vector<std::pair<int32_t, liu2013::Liu2013State>> best;
+  std::vector<std::pair<int32_t, SearchState>> best;
   for (int32_t r = 0; r < rounds; ++r) {
     std::vector<SampleTask> round;
     if (r == 0) {
@@ -377,7 +461,7 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
       round = drawSamples(problem_, k, r, samplesInRound(samples, rounds, r), d);
     }
     std::vector<SampleOutcome> roundOutcomes;
-    std::vector<std::pair<int32_t, liu2013::Liu2013State>> roundBest;
+    std::vector<std::pair<int32_t, SearchState>> roundBest;
     evaluator_->evaluate(problem_, referenceEnd, starts, round, keep, roundOutcomes, roundBest,
                          progress.sub(double(r) / rounds, double(r + 1) / rounds));
     const int32_t offset = int32_t(tasks.size());
@@ -413,6 +497,7 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
     const SampleTask& top = tasks[size_t(best.front().first)];
     report.best = outcomes[size_t(best.front().first)].cost;
     report.shovedCost = outcomes[size_t(best.front().first)].shoved.total;
+    report.amplification = outcomes[size_t(best.front().first)].amplification;
     report.timeScale = top.steps * problem_.settings.dt / layout.referenceDuration;
   }
   report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -425,6 +510,7 @@ WindowReport SamconSearch::runWindow(const Progress& progress) {
       report.earlierKept = true;
       report.best = pending_.back().report.best;
       report.shovedCost = pending_.back().report.shovedCost;
+      report.amplification = pending_.back().report.amplification;
       report.timeScale = pending_.back().report.timeScale;
     }
     pending_.pop_back();
@@ -506,8 +592,8 @@ std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::
   // windows: the start).
   std::vector<Replayed> ends(paths.size());
   for (size_t p = 0; p < paths.size(); ++p)
-    if (paths[p].empty()) ends[p].node = {problem_.start, {}, 0.0};
-  std::vector<Node> level{{problem_.start, {}, 0.0}};
+    if (paths[p].empty()) ends[p].node = {{problem_.start, nullptr}, {}, 0.0};
+  std::vector<Node> level{{{problem_.start, nullptr}, {}, 0.0}};
   std::vector<int32_t> at(paths.size(), 0);
   for (size_t k = 0; k < windows; ++k) {
     const ControlWindow& layout = problem_.windows[k];
@@ -530,15 +616,16 @@ std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::
         t.scale = t.steps * dt / layout.referenceDuration;
         t.targets = w.targets;
         t.shove = k < saved.size() ? saved[k].shove : problem_.options.scoreShove;
+        t.tangentWeight = k < saved.size() ? saved[k].tangentWeight : problem_.options.tangentWeight;
         found = int32_t(tasks.size());
         tasks.push_back(std::move(t));
       }
       next[p] = found;
     }
-    std::vector<liu2013::Liu2013State> starts;
+    std::vector<SearchState> starts;
     for (const Node& n : level) starts.push_back(n.state);
     std::vector<SampleOutcome> outcomes;
-    std::vector<std::pair<int32_t, liu2013::Liu2013State>> states;
+    std::vector<std::pair<int32_t, SearchState>> states;
     evaluator_->evaluate(problem_, layout.referenceStart + layout.referenceDuration, starts, tasks, int(tasks.size()),
                          outcomes, states, progress.sub(double(k) / windows, double(k + 1) / windows));
     std::vector<Node> nodes(tasks.size());
@@ -552,12 +639,12 @@ std::vector<SamconSearch::Replayed> SamconSearch::replay(const std::vector<std::
         const SampleOutcome& o = outcomes[size_t(next[p])];
         const SampleTask& t = tasks[size_t(next[p])];
         const double replayed =
-            k < saved.size() ? scoredCost(o, saved[k].weights, problem_.options, t.scale, t.shove > 0) : o.cost.total;
+            k < saved.size() ? scoredCost(o, saved[k], problem_.options, t.scale) : o.cost.total;
         if (replayed != w.cost)
           throw InputError("--resume", "window " + std::to_string(k + 1) + " replays to cost " + std::to_string(replayed) +
                                            ", not the saved " + std::to_string(w.cost) +
                                            ": the character, its scene or the solver changed since the search stopped");
-        n.cost = o.cost.total;  // ranked under this search's weights and the saved shove (the saved cost when they are the same)
+        n.cost = o.cost.total;  // ranked under this search's weights and the saved shove and tangent (the saved cost when they are the same)
         n.path.push_back(w);
       }
       if (paths[p].size() == k + 1) ends[p] = {n, outcomes[size_t(next[p])].cost};
@@ -619,9 +706,11 @@ void SamconSearch::resume(const std::vector<std::vector<ControlWindow>>& kept, c
   kept_ = take(kept.size());
   done_ = int32_t(windows);
   failed_ = kept_.front().cost >= kFallenCost;
+  // A backtrack never reaches before the windows taken over (a redone
+  // search keeps them): only the sets remembered from here on, or exactly
+  // those the saved search remembered (a backtrack skips the empty ones).
+  for (std::vector<Node>& h : history_) std::vector<Node>().swap(h);
   if (!record.empty()) {
-    // Exactly the sets the saved search remembered: a backtrack skips the empty ones.
-    for (std::vector<Node>& h : history_) std::vector<Node>().swap(h);
     for (const SearchBacktrackRecord::KeptSet& set : record.remembered) history_[size_t(set.window)] = take(set.leaves.size());
     for (const SearchBacktrackRecord::KeptSet& set : record.pending) {
       Pending p{set.window, {}, {}};
@@ -687,6 +776,6 @@ SearchBacktrackRecord SamconSearch::backtrackRecord() const {
   return r;
 }
 
-const liu2013::Liu2013State& SamconSearch::bestState() const { return kept_.front().state; }
+const liu2013::Liu2013State& SamconSearch::bestState() const { return kept_.front().state.character; }
 
 }  // namespace sinew::control

@@ -83,7 +83,22 @@ struct SamconOptions {
   // A path that a gentle push knocks over then loses to one that recovers,
   // at twice the simulation per sample (0: off, as in the papers).
   double scoreShove = 0;          // m/s
+  // Sensitivity (not in the papers): each sample also runs a twin of its
+  // start a tiny difference away, the difference its parent's twin grew
+  // into rescaled to kTangentSize (a tangent carried along the kept path; a
+  // shove of that size at the search's start), and costs this weight times
+  // ln of how much the difference grew over the window (when it grew). A
+  // path along which every small difference grows, where a shove before a
+  // take-off ends in a fall, then loses to one that damps them; twice the
+  // simulation per sample (0: off, as in the papers). A fresh difference
+  // each window would not do: over one window nearly every sample shrinks
+  // it alike (docs/PERFORMANCE.md, "How small a shove the jump feels").
+  double tangentWeight = 0;
 };
+
+// The twin's difference from its character at a window's start: node
+// velocities of this rms size (m/s), positions over 0.1 s alike.
+constexpr double kTangentSize = 1e-5;
 
 // Everything a sample needs; immutable during a search.
 struct SamconProblem {
@@ -96,6 +111,13 @@ struct SamconProblem {
   FeedbackPolicy feedback;        // in the loop while sampling (empty: open loop)
 };
 
+// A state the search goes on from: the character's, and its twin
+// (SamconOptions::tangentWeight > 0; null: none yet, or the twin went unstable).
+struct SearchState {
+  liu2013::Liu2013State character;
+  std::shared_ptr<const liu2013::Liu2013State> twin;
+};
+
 struct SampleTask {
   int32_t window = 0;             // the control window
   int32_t parent = 0;             // index into the window's start states
@@ -103,11 +125,13 @@ struct SampleTask {
   double scale = 1;               // steps x dt / the window's reference duration
   std::vector<Quat> targets;      // per link
   double shove = 0;               // m/s: also scored shoved (SamconOptions::scoreShove; 0: not)
+  double tangentWeight = 0;       // its twin's growth scored (SamconOptions::tangentWeight; 0: no twin)
 };
 
 struct SampleOutcome {
   CostTerms cost;                 // the plain run's terms; total: the sample's cost (with the shoved run's)
   CostTerms shoved;               // the shoved run's terms and total (task.shove > 0)
+  double amplification = 1;       // how much the twin's difference grew over the window (tangentWeight > 0)
 };
 
 // The velocity a task's shoved run is given at its start: task.shove m/s,
@@ -115,11 +139,13 @@ struct SampleOutcome {
 // duration, so that a replay of the saved window shoves it the same way.
 Vec3 shoveVelocity(const SampleTask& task);
 
-// How a saved window was scored: the cost weights and the shove it was
-// searched under (a redone search may change both; see windowScoring).
+// How a saved window was scored: the cost weights, the shove and the tangent
+// weight it was searched under (a redone search may change them; see
+// windowScoring).
 struct WindowScoring {
   CostWeights weights;
   double shove = 0;
+  double tangentWeight = 0;
 };
 
 // Runs samples. Implementations must give every task the result a single
@@ -132,29 +158,35 @@ class SampleEvaluator {
   // `outcomes` (one per task) and `kept` with the end states of the `keep`
   // best tasks (lowest cost, then lowest index), best first. Throws
   // Cancelled when cancelled through `progress`.
-  virtual void evaluate(const SamconProblem& problem, double referenceEnd,
-                        const std::vector<liu2013::Liu2013State>& starts, const std::vector<SampleTask>& tasks,
-                        int keep, std::vector<SampleOutcome>& outcomes,
-                        std::vector<std::pair<int32_t, liu2013::Liu2013State>>& kept, const Progress& progress) = 0;
+  virtual void evaluate(const SamconProblem& problem, double referenceEnd, const std::vector<SearchState>& starts,
+                        const std::vector<SampleTask>& tasks, int keep, std::vector<SampleOutcome>& outcomes,
+                        std::vector<std::pair<int32_t, SearchState>>& kept, const Progress& progress) = 0;
   virtual int workers() const = 0;
 };
 
 // Simulates one task: the end state and its cost. Shared by the evaluators.
 struct SampleRunner {
   explicit SampleRunner(const SamconProblem& problem);
-  SampleOutcome run(const liu2013::Liu2013State& start, const SampleTask& task, double referenceEnd);
+  SampleOutcome run(const SearchState& start, const SampleTask& task, double referenceEnd);
   const liu2013::Liu2013State& state() const { return solver.state(); }
+  // The last run's end: the character's state and its twin's.
+  SearchState end() const { return {solver.state(), twin}; }
   const SamconProblem& problem;
   liu2013::Liu2013Solver solver;
+  std::shared_ptr<const liu2013::Liu2013State> twin;
 };
 
 // A sample's cost: the tracking cost's terms under `weights`, plus the time
 // scaling's (ln scale)^2 under the options' weight.
 double sampleCost(const CostTerms& terms, const CostWeights& weights, const SamconOptions& options, double scale);
-// The cost of a sample scored shoved (`shoved`) or not: sampleCost of its
-// plain run, or the mean of its plain and shoved runs' (1e30: either unstable).
-double scoredCost(const SampleOutcome& outcome, const CostWeights& weights, const SamconOptions& options, double scale,
-                  bool shoved);
+// The cost of a sample scored as `scoring` says: sampleCost of its plain
+// run, or the mean of its plain and shoved runs' (scoring.shove > 0; 1e30:
+// either unstable), plus the tangent's (tangentCost).
+double scoredCost(const SampleOutcome& outcome, const WindowScoring& scoring, const SamconOptions& options,
+                  double scale);
+// What a twin's difference growing `amplification` times costs under `weight`
+// (nothing when it shrank).
+double tangentCost(double amplification, double weight);
 
 // Evaluation on `threads` threads of this process (0: all cores).
 std::unique_ptr<SampleEvaluator> makeThreadedEvaluator(int threads);
@@ -166,6 +198,7 @@ struct WindowReport {
   int32_t window = 0;
   CostTerms best;                 // the best sample's cost terms (of its plain run; total: its cost)
   double shovedCost = 0;          // the best sample's shoved run's cost (SamconOptions::scoreShove > 0)
+  double amplification = 1;       // the best sample's twin's growth (SamconOptions::tangentWeight > 0)
   int32_t samples = 0;
   int32_t fallen = 0;             // samples whose character fell
   double wallSeconds = 0;
@@ -221,7 +254,7 @@ class SamconSearch {
 
  private:
   struct Node {
-    liu2013::Liu2013State state;
+    SearchState state;
     std::vector<ControlWindow> path;
     double cost = 0;
   };

@@ -27,6 +27,7 @@ Slot slot(OptimizeSpec& s, const std::string& name) {
   if (name == "backtrack-windows") return {nullptr, &o.backtrackWindows};
   if (name == "backtrack-samples") return {&o.backtrackSamples, nullptr};
   if (name == "score-shove") return {&o.scoreShove, nullptr};
+  if (name == "tangent-weight") return {&o.tangentWeight, nullptr};
   throw InputError(name, "is not a parameter of the controller search");
 }
 
@@ -68,7 +69,12 @@ const std::vector<ParamSpec>& searchParams() {
         {"score-shove", "m/s", o.scoreShove, 0, 10, false,
          "Each sample is also simulated with the whole body shoved by this speed at its window's start (a direction "
          "drawn per sample) and costs the mean of both runs, so that the search prefers paths a push does not knock "
-         "over; twice the simulation per sample (0: off, as in the paper)"}};
+         "over; twice the simulation per sample (0: off, as in the paper)"},
+        {"tangent-weight", "", o.tangentWeight, 0, 1, false,
+         "Each sample also runs a twin a tiny difference away, carried along the kept path, and costs this weight times "
+         "ln of how much the difference grew over its window, so that the search prefers paths that damp small "
+         "differences (which otherwise grow into a fall after a push before a take-off); twice the simulation per "
+         "sample (0: off, as in the paper; 0.05 is a start)"}};
   }();
   return table;
 }

@@ -1,6 +1,7 @@
 // mpirun -np 2 sinew-cli optimize gives the controller of the threaded run,
 // bit for bit (the MPI evaluator: app/cli/MpiEvaluator.h), refinement rounds
-// and scored shoves (both runs' cost terms sent) included.
+// scored shoves (both runs' cost terms sent) and the tangent (the twins of the
+// kept states sent with them) included.
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
 
@@ -20,7 +21,7 @@ TEST(CliMpi, TwoRanksEqualTheThreadedRun) {
   const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
   auto args = [&](const std::string& out) {
     return std::vector<std::string>{cli, "optimize", project, "--clip", "/usr/share/assimp/models/BVH/01_01.bvh",
-                                    "--start", "0.1", "--end", "0.4", "--samples", "10", "--rounds", "2", "--keep", "3", "--seed", "11", "--score-shove", "0.1",
+                                    "--start", "0.1", "--end", "0.4", "--samples", "10", "--rounds", "2", "--keep", "3", "--seed", "11", "--score-shove", "0.1", "--tangent-weight", "0.05",
                                     "-o", dir.file(out + ".sinew"), "--stats-json", dir.file(out + ".json"), "--name", "c"};
   };
   std::vector<std::string> threaded = args("threads");
@@ -49,6 +50,8 @@ TEST(CliMpi, TwoRanksEqualTheThreadedRun) {
     EXPECT_EQ(a["windows"][w]["fallen_samples"], b["windows"][w]["fallen_samples"]);
     EXPECT_EQ(a["windows"][w]["shoved_cost"].get<double>(), b["windows"][w]["shoved_cost"].get<double>());
     EXPECT_GT(b["windows"][w]["shoved_cost"].get<double>(), 0.0);
+    EXPECT_EQ(a["windows"][w]["amplification"].get<double>(), b["windows"][w]["amplification"].get<double>());
+    EXPECT_NE(b["windows"][w]["amplification"].get<double>(), 1.0);
   }
   EXPECT_EQ(b["replay"]["matches_search"], true);
   const Project pa = loadProject(dir.file("threads.sinew")), pb = loadProject(dir.file("mpi.sinew"));

@@ -520,17 +520,21 @@ TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   EXPECT_EQ(settings["earlier"][1]["windows"], 2);
   EXPECT_EQ(settings["earlier"][1]["seed"], 7);
 
-  // Redone from 0.15 s with every sample also scored shoved, then from 0.25 s
-  // without: the window searched shoved replays under its shove.
+  // Redone from 0.15 s with every sample also scored shoved and its twin's
+  // growth scored, then from 0.25 s without: the window searched so replays
+  // under its shove and tangent weight.
   const ProcessResult shoved = cli(dir, with(args("9", "4"), {"--redo-from", "0.15", "--weights", "velocity=2",
-                                                             "--score-shove", "0.2", "--stats-json", dir.file("s.json")}));
+                                                             "--score-shove", "0.2", "--tangent-weight", "0.05",
+                                                             "--stats-json", dir.file("s.json")}));
   ASSERT_EQ(shoved.exitCode, 0) << shoved.out << shoved.err;
   EXPECT_NE(shoved.out.find("shoved run's cost"), std::string::npos) << shoved.out;
+  EXPECT_NE(shoved.out.find("twin grew"), std::string::npos) << shoved.out;
   const json shovedStats = json::parse(test::readBytes(dir.file("s.json")));
   ASSERT_EQ(shovedStats["windows"].size(), 2u);
   EXPECT_GT(shovedStats["windows"][0]["shoved_cost"].get<double>(), 0.0);
   EXPECT_EQ(shovedStats["replay"]["matches_search"], true);
   EXPECT_EQ(json::parse(loadProject(out).controllers.at(0).settings)["scoreShove"], 0.2);
+  EXPECT_EQ(json::parse(loadProject(out).controllers.at(0).settings)["tangentWeight"], 0.05);
   const ProcessResult plain = cli(dir, with(args("10", "4"), {"--redo-from", "0.25", "--weights", "velocity=2"}));
   ASSERT_EQ(plain.exitCode, 0) << plain.out << plain.err;
   EXPECT_EQ(plain.out.find("shoved run's cost"), std::string::npos) << plain.out;
@@ -538,7 +542,9 @@ TEST(CliOptimize, ASearchRedoneFromPartWayKeepsTheWindowsBefore) {
   ASSERT_EQ(settings["earlier"].size(), 2u) << settings;
   EXPECT_EQ(settings["earlier"][1]["windows"], 2);
   EXPECT_EQ(settings["earlier"][1]["scoreShove"], 0.2);
+  EXPECT_EQ(settings["earlier"][1]["tangentWeight"], 0.05);
   EXPECT_FALSE(settings.contains("scoreShove"));
+  EXPECT_FALSE(settings.contains("tangentWeight"));
 }
 
 // A segment the character cannot perform (here: samples spread so wide,
@@ -616,6 +622,7 @@ TEST(CliOptimize, BadInputIsNamed) {
               "--pd-frequency: 200 is out of range [0.1, 99] Hz");
   expectError({"optimize", kProject, "--clip", kClip, "--keep", "0", "-o", out}, "--keep: 0 is out of range");
   expectError({"optimize", kProject, "--clip", kClip, "--score-shove", "-1", "-o", out}, "--score-shove: -1 is out of range");
+  expectError({"optimize", kProject, "--clip", kClip, "--tangent-weight", "2", "-o", out}, "--tangent-weight: 2 is out of range [0, 1]");
   expectError({"optimize", kProject, "--clip", kClip, "--step", "0.01", "-o", out}, "--step: 0.01 is out of range");
   expectError({"optimize", kProject, "--clip", kClip, "--step", "0.00001", "-o", out},
               "--step: must be 0 (the project's step) or at least 0.0001");

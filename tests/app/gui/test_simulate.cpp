@@ -1028,6 +1028,11 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   ASSERT_NE(scoreShove, nullptr);
   EXPECT_EQ(scoreShove->text(), "off");
   scoreShove->setValue(0.05);
+  // And every sample's twin's growth scored (off by default).
+  auto* tangentWeight = panel->findChild<QDoubleSpinBox*>("ctlTangentWeight");
+  ASSERT_NE(tangentWeight, nullptr);
+  EXPECT_EQ(tangentWeight->text(), "off");
+  tangentWeight->setValue(0.05);
   // Backtracking once: the first window costs more than 0.001, so it is
   // searched again; the cost plot then has one point per window all the same.
   auto* backtracks = panel->findChild<QSpinBox*>("ctlBacktracks");
@@ -1060,6 +1065,7 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_EQ(control::specFromJson(made.settings, "test").settle, 0.2) << made.settings;
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.backtracks, 1) << made.settings;
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.scoreShove, 0.05) << made.settings;
+  EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.tangentWeight, 0.05) << made.settings;
   EXPECT_TRUE(logHas("window 1 went badly")) << "the search went back once, and said so";
   EXPECT_EQ(panel->session()->reports().size(), made.windows.size() + 1) << "the first window was searched twice";
   EXPECT_EQ(made.windows.size(), 5u) << "three windows of the segment, two of its standing tail";

@@ -311,18 +311,18 @@ TEST(Samcon, ScoredShoveCostsTheMeanOfThePlainAndShovedRuns) {
   // One sample, shoved and not, against the same sample unshoved.
   const double end = shoved.windows[0].referenceStart + shoved.windows[0].referenceDuration;
   SampleRunner runner(shoved);
-  const SampleOutcome both = runner.run(shoved.start, tasks[0], end);
+  const SampleOutcome both = runner.run({shoved.start, nullptr}, tasks[0], end);
   const liu2013::Liu2013State plainEnd = runner.state();
   SampleTask unshovedTask = tasks[0];
   unshovedTask.shove = 0;
-  const SampleOutcome plain = runner.run(shoved.start, unshovedTask, end);
+  const SampleOutcome plain = runner.run({shoved.start, nullptr}, unshovedTask, end);
   EXPECT_TRUE(runner.state() == plainEnd) << "the plain run's end goes on, shoved or not";
   EXPECT_EQ(both.cost.pose, plain.cost.pose);
   EXPECT_NE(both.shoved.total, plain.cost.total) << "the shove changed the run";
   EXPECT_GT(both.shoved.velocity, plain.cost.velocity) << "0.3 m/s more centre-of-mass velocity error";
   EXPECT_EQ(both.cost.total, 0.5 * (plain.cost.total + both.shoved.total));
-  EXPECT_EQ(scoredCost(both, shoved.options.weights, shoved.options, tasks[0].scale, true), both.cost.total);
-  EXPECT_EQ(scoredCost(both, shoved.options.weights, shoved.options, tasks[0].scale, false), plain.cost.total);
+  EXPECT_EQ(scoredCost(both, {shoved.options.weights, 0.3}, shoved.options, tasks[0].scale), both.cost.total);
+  EXPECT_EQ(scoredCost(both, {shoved.options.weights, 0}, shoved.options, tasks[0].scale), plain.cost.total);
 }
 
 // Whole searches with scored shoves (six of them: Release only).
@@ -353,6 +353,95 @@ TEST(Samcon, ScoredShoveSearchesAgreeAcrossThreadsAndResumeExactly) {
   // searched with; told it had none, its cost does not replay.
   SamconSearch redone(prepared.problem, makeThreadedEvaluator(2));
   EXPECT_NO_THROW(redone.resume(stopped->keptPaths(), Progress::none(), {WindowScoring{shoved.options.weights, 0.3}}));
+  SamconSearch wrong(prepared.problem, makeThreadedEvaluator(2));
+  EXPECT_THROW(wrong.resume(stopped->keptPaths()), InputError);
+}
+
+// The tangent (SamconOptions::tangentWeight): each sample also runs a twin of
+// its start a tiny difference away and costs the log of how much the
+// difference grew; the plain run is untouched, and a twin carried from the
+// last window is rescaled, so only its direction matters.
+TEST(Samcon, TheTangentTwinLeavesThePlainRunAndCostsItsGrowth) {
+  const PreparedOptimization prepared = twoShortWindows(0.5);
+  SamconProblem tangent = prepared.problem;
+  tangent.options.tangentWeight = 0.05;
+  const std::vector<SampleTask> tasks = drawSamples(tangent, 0, 1);
+  for (const SampleTask& t : tasks) EXPECT_EQ(t.tangentWeight, 0.05);
+  const double end = tangent.windows[0].referenceStart + tangent.windows[0].referenceDuration;
+  SampleRunner runner(tangent);
+  const SampleOutcome with = runner.run({tangent.start, nullptr}, tasks[0], end);
+  const SearchState after = runner.end();
+  ASSERT_NE(after.twin, nullptr);
+  EXPECT_FALSE(*after.twin == after.character) << "the twin differs";
+  SampleTask plainTask = tasks[0];
+  plainTask.tangentWeight = 0;
+  const SampleOutcome plain = runner.run({tangent.start, nullptr}, plainTask, end);
+  EXPECT_TRUE(runner.state() == after.character) << "the plain run's end goes on, bit for bit";
+  EXPECT_EQ(runner.end().twin, nullptr);
+  EXPECT_EQ(plain.amplification, 1);
+  EXPECT_EQ(with.cost.pose, plain.cost.pose);
+  EXPECT_EQ(with.cost.velocity, plain.cost.velocity);
+  ASSERT_TRUE(std::isfinite(with.amplification));
+  EXPECT_GT(with.amplification, 0);
+  EXPECT_NE(with.amplification, 1);
+  EXPECT_EQ(with.cost.total, plain.cost.total + tangentCost(with.amplification, 0.05));
+  EXPECT_EQ(scoredCost(with, {tangent.options.weights, 0, 0.05}, tangent.options, tasks[0].scale), with.cost.total);
+  EXPECT_EQ(scoredCost(with, {tangent.options.weights, 0, 0}, tangent.options, tasks[0].scale), plain.cost.total);
+
+  // What growth costs: the log of it under the weight; shrinking costs nothing.
+  EXPECT_DOUBLE_EQ(tangentCost(5, 0.05), 0.05 * std::log(5.0));
+  EXPECT_GT(tangentCost(20, 0.05), tangentCost(5, 0.05)) << "a sample that amplifies more ranks lower";
+  EXPECT_EQ(tangentCost(0.5, 0.05), 0);
+  EXPECT_EQ(tangentCost(5, 0), 0);
+  EXPECT_EQ(tangentCost(std::numeric_limits<double>::infinity(), 0.05), 1e30) << "a twin gone unstable";
+
+  // Carried into the next window: a twin 1e-3 or 1e-2 m/s away in the same
+  // direction is rescaled to the same tiny difference (the same growth); a
+  // twin in another direction grows otherwise.
+  const std::vector<SampleTask> next = drawSamples(tangent, 1, 1);
+  const double end1 = tangent.windows[1].referenceStart + tangent.windows[1].referenceDuration;
+  auto twinOf = [&](const Vec3& v) {
+    auto t = std::make_shared<liu2013::Liu2013State>(after.character);
+    liu2013::addRigidVelocity(*tangent.model, *t, v, Vec3::Zero(), Vec3::Zero());
+    return std::shared_ptr<const liu2013::Liu2013State>(t);
+  };
+  const double near = runner.run({after.character, twinOf({1e-3, 0, 0})}, next[0], end1).amplification;
+  const double far = runner.run({after.character, twinOf({1e-2, 0, 0})}, next[0], end1).amplification;
+  const double other = runner.run({after.character, twinOf({0, 0, 1e-3})}, next[0], end1).amplification;
+  EXPECT_NEAR(far / near, 1, 1e-5);
+  EXPECT_GT(std::abs(other / near - 1), 1e-3);
+}
+
+// Whole searches with the tangent (five of them: Release only): the twins go
+// with the kept states, so the search is the same for any thread count, and
+// a stopped one resumes exactly (the replay rebuilds the twins).
+TEST(Samcon, TangentSearchesAgreeAcrossThreadsAndResumeExactly) {
+  const PreparedOptimization prepared = twoShortWindows(0.5);
+  SamconProblem tangent = prepared.problem;
+  tangent.options.tangentWeight = 0.05;
+  auto search = [&](const SamconProblem& p, int threads, int32_t windows) {
+    auto s = std::make_unique<SamconSearch>(p, makeThreadedEvaluator(threads));
+    while (s->windowsDone() < windows && !s->finished()) s->runWindow();
+    return s;
+  };
+  const auto one = search(tangent, 1, 3), two = search(tangent, 2, 3);
+  ASSERT_FALSE(one->failed());
+  EXPECT_TRUE(one->best() == two->best());
+  EXPECT_TRUE(one->bestState() == two->bestState());
+  for (const WindowReport& r : one->reports()) EXPECT_NE(r.amplification, 1) << "window " << r.window;
+
+  const auto stopped = search(tangent, 2, 2);
+  SamconSearch resumed(tangent, makeThreadedEvaluator(2));
+  resumed.resume(stopped->keptPaths());
+  while (!resumed.finished()) resumed.runWindow();
+  EXPECT_TRUE(resumed.best() == one->best());
+  EXPECT_TRUE(resumed.bestState() == one->bestState());
+  EXPECT_EQ(resumed.reports().back().amplification, one->reports().back().amplification) << "the carried twin rebuilt";
+  // Redone without it: the saved windows replay under the tangent weight they
+  // were searched with; told they had none, their costs do not replay.
+  SamconSearch redone(prepared.problem, makeThreadedEvaluator(2));
+  const WindowScoring saved{tangent.options.weights, 0, 0.05};
+  EXPECT_NO_THROW(redone.resume(stopped->keptPaths(), Progress::none(), {saved, saved}));
   SamconSearch wrong(prepared.problem, makeThreadedEvaluator(2));
   EXPECT_THROW(wrong.resume(stopped->keptPaths()), InputError);
 }
@@ -403,6 +492,18 @@ TEST(Samcon, ABadWindowSendsTheSearchBackAndTheBetterSearchGoesOn) {
   EXPECT_EQ(a->best()[0].cost, r[2].best.total);
   EXPECT_EQ(r[2].best.total, std::min({r[0].best.total, r[1].best.total, r[2].best.total}));
   EXPECT_LE(r[1].best.total, r[0].best.total);
+  // A search taken over part-way (a redo) never goes back before the windows
+  // it took over: they are kept.
+  SamconSearch taken(prepared.problem, makeThreadedEvaluator(2));
+  taken.runWindow();
+  SamconSearch redone(backtracking(prepared.problem, 2, 1e-9), makeThreadedEvaluator(2));
+  redone.resume(taken.keptPaths());
+  while (!redone.finished()) redone.runWindow();
+  ASSERT_EQ(redone.reports().size(), 3u);
+  for (const WindowReport& w : redone.reports()) EXPECT_EQ(w.window, 1);
+  EXPECT_EQ(redone.reports()[0].backTo, 1) << "back to the window after those taken over";
+  EXPECT_TRUE(redone.best()[0] == taken.best()[0]);
+
   // Searched again, a window draws other samples, and more of them.
   const std::vector<SampleTask> once = drawSamples(prepared.problem, 0, 1), again = drawSamples(prepared.problem, 0, 1, 1);
   ASSERT_EQ(once.size(), 6u);
@@ -420,11 +521,11 @@ class BadSearches final : public SampleEvaluator {
     for (const auto& [window, attempt] : bad)
       for (SampleTask& t : drawSamples(problem, window, 1, attempt)) bad_.push_back(std::move(t));
   }
-  void evaluate(const SamconProblem& problem, double referenceEnd, const std::vector<liu2013::Liu2013State>& starts,
+  void evaluate(const SamconProblem& problem, double referenceEnd, const std::vector<SearchState>& starts,
                 const std::vector<SampleTask>& tasks, int keep, std::vector<SampleOutcome>& outcomes,
-                std::vector<std::pair<int32_t, liu2013::Liu2013State>>& kept, const Progress& progress) override {
+                std::vector<std::pair<int32_t, SearchState>>& kept, const Progress& progress) override {
     // The kept set is chosen here, after the penalties: all states, ranked.
-    std::vector<std::pair<int32_t, liu2013::Liu2013State>> all;
+    std::vector<std::pair<int32_t, SearchState>> all;
     real_->evaluate(problem, referenceEnd, starts, tasks, int(tasks.size()), outcomes, all, progress);
     for (size_t i = 0; i < tasks.size(); ++i)
       if (std::any_of(bad_.begin(), bad_.end(), [&](const SampleTask& b) {
@@ -1036,18 +1137,26 @@ TEST(Samcon, RedoneSearchStartsFromTheKeptPathsCutAndRecordsEarlierSampling) {
   ASSERT_EQ(fourth.earlier.size(), 2u);
   fourth.earlier[0].weights.velocity = 1;
   fourth.earlier[1].scoreShove = 0.02;
+  fourth.earlier[1].tangentWeight = 0.03;
   const std::vector<WindowScoring> w = windowScoring(fourth, 27);
   ASSERT_EQ(w.size(), 27u);
   EXPECT_EQ(w[19].weights.velocity, 1);
   EXPECT_EQ(w[19].shove, 0);
   EXPECT_EQ(w[20].weights.velocity, CostWeights{}.velocity);
   EXPECT_EQ(w[24].shove, 0.02);
+  EXPECT_EQ(w[24].tangentWeight, 0.03);
+  EXPECT_EQ(w[25].tangentWeight, 0);
   EXPECT_EQ(w[25].weights.velocity, 2);
   EXPECT_EQ(w[25].shove, 0.05);
   const OptimizeSpec fifth = specFromJson(specToJson(fourth), "test");
   EXPECT_TRUE(fifth.earlier == fourth.earlier) << "the shoves of earlier sampling saved";
   EXPECT_EQ(fifth.samcon.scoreShove, 0.05);
   EXPECT_EQ(specToJson(read).find("scoreShove"), std::string::npos) << "absent when off, as before there was one";
+  EXPECT_EQ(specToJson(read).find("tangentWeight"), std::string::npos);
+  fourth.samcon.tangentWeight = 0.05;
+  EXPECT_EQ(specFromJson(specToJson(fourth), "test").samcon.tangentWeight, 0.05);
+  EXPECT_THROW(specFromJson(R"({"earlier": [{"windows": 5, "seed": 1, "samples": 1, "keep": 1, "rounds": 1, "noise": 0.1,
+                                "refineShrink": 0.6, "weights": {}, "tangentWeight": 2}]})", "test"), InputError);
   EXPECT_THROW(specFromJson(R"({"earlier": [{"windows": 5, "seed": 1, "samples": 1, "keep": 1, "rounds": 1, "noise": 0.1,
                                 "refineShrink": 0.6, "weights": {}, "scoreShove": -1}]})", "test"), InputError);
 }
