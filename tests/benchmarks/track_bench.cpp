@@ -22,11 +22,11 @@
 //   track_bench [--samples N] [--keep K] [--seeds 1,2,3] [--threads T]
 //               [--only NAME,...] [--step SECONDS] [--out DIR]
 //               [--backtracks N] [--backtrack-above COST] [--shove M_PER_S]
-//               [--score-shove M_PER_S]
+//               [--score-shove M_PER_S] [--tangent-weight W]
 // (--step: the search's and its controllers' time step, as optimize --step;
 // default the project's, 0.5 ms; --backtracks, --backtrack-above: as optimize's,
 // default each segment's: none but for the run; --shove 0: no shoved replays;
-// --score-shove: as optimize's, default 0: samples scored unshoved).
+// --score-shove, --tangent-weight: as optimize's, default 0: off).
 // e.g. `build/bin/track_bench --samples 60 --keep 10 --seeds 1 --only turn,walk --out /tmp/tb`.
 #include "control/Cost.h"
 #include "control/Flight.h"
@@ -91,7 +91,7 @@ const std::vector<Segment>& segments() {
 
 struct Options {
   int samples = 300, keep = 20, threads = 0, backtracks = -1;  // -1: the segment's
-  double step = 0, backtrackAbove = -1, shove = 0.001, scoreShove = 0;
+  double step = 0, backtrackAbove = -1, shove = 0.001, scoreShove = 0, tangentWeight = 0;
   std::vector<uint64_t> seeds{1, 2, 3};
   std::vector<std::string> only;
   std::string out = "track-bench";
@@ -183,6 +183,7 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   spec.samcon.backtracks = o.backtracks >= 0 ? o.backtracks : seg.backtracks;
   spec.samcon.backtrackAbove = o.backtrackAbove >= 0 ? o.backtrackAbove : seg.backtrackAbove;
   spec.samcon.scoreShove = o.scoreShove;
+  spec.samcon.tangentWeight = o.tangentWeight;
   const control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
   control::SamconSearch search(prepared.problem, control::makeThreadedEvaluator(o.threads));
   RunResult r;
@@ -286,6 +287,9 @@ int main(int argc, char** argv) {
       } else if (a == "--score-shove") {
         o.scoreShove = std::stod(value());
         if (!(o.scoreShove >= 0 && o.scoreShove <= 10)) throw std::runtime_error("must lie in [0, 10] m/s");
+      } else if (a == "--tangent-weight") {
+        o.tangentWeight = std::stod(value());
+        if (!(o.tangentWeight >= 0 && o.tangentWeight <= 1)) throw std::runtime_error("must lie in [0, 1]");
       } else if (a == "--backtrack-above") {
         o.backtrackAbove = std::stod(value());
         if (!(o.backtrackAbove >= 0)) throw std::runtime_error("must not be negative");
