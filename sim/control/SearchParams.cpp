@@ -74,7 +74,8 @@ const std::vector<ParamSpec>& searchParams() {
          "Each sample also runs a twin a tiny difference away, carried along the kept path, and costs this weight times "
          "ln of how much the difference grew over its window, so that the search prefers paths that damp small "
          "differences (which otherwise grow into a fall after a push before a take-off); twice the simulation per "
-         "sample (0: off, as in the paper; 0.05 is a start)"}};
+         "sample (0: off, as in the paper; on the jump it helped one search of four and derailed three: "
+         "docs/PERFORMANCE.md)"}};
   }();
   return table;
 }
