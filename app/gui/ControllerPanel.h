@@ -79,7 +79,7 @@ class ControllerPanel : public QWidget {
   QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_, *fitRollouts_, *fitCorrections_;
   QSpinBox *backtracks_, *backtrackWindows_;
   QDoubleSpinBox *backtrackAbove_, *backtrackSamples_, *scoreShove_, *tangentWeight_;
-  void setRobustness(control::SamconOptions& o) const;  // from the "Go back" and "Score shoved" editors
+  void setRobustness(control::SamconOptions& o) const;  // from the "Go back", "Score shoved" and "Score twin growth" editors
   QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for
   QLineEdit* name_;

@@ -93,6 +93,8 @@ struct SamconOptions {
   // simulation per sample (0: off, as in the papers). A fresh difference
   // each window would not do: over one window nearly every sample shrinks
   // it alike (docs/PERFORMANCE.md, "How small a shove the jump feels").
+  // Measured on the 0-4 s jump it did so for one search of four and dragged
+  // three off the reference ("The tangent penalty as a search option").
   double tangentWeight = 0;
 };
 
