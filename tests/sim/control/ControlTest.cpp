@@ -246,6 +246,13 @@ SamconProblem backtracking(SamconProblem problem, int32_t backtracks, double abo
   return problem;
 }
 
+// `problem` searched on `threads` threads until `windows` windows are done (or it finished).
+std::unique_ptr<SamconSearch> searchUpTo(const SamconProblem& problem, int threads, int32_t windows) {
+  auto s = std::make_unique<SamconSearch>(problem, makeThreadedEvaluator(threads));
+  while (s->windowsDone() < windows && !s->finished()) s->runWindow();
+  return s;
+}
+
 // The search's result depends on the seed, not on the number of threads.
 TEST(Samcon, SameSeedSameControllerForAnyThreadCount) {
   const PreparedOptimization prepared = twoShortWindows();
@@ -330,12 +337,7 @@ TEST(Samcon, ScoredShoveSearchesAgreeAcrossThreadsAndResumeExactly) {
   const PreparedOptimization prepared = twoShortWindows(0.5);
   SamconProblem shoved = prepared.problem;
   shoved.options.scoreShove = 0.3;
-  auto search = [&](const SamconProblem& p, int threads, int32_t windows) {
-    auto s = std::make_unique<SamconSearch>(p, makeThreadedEvaluator(threads));
-    while (s->windowsDone() < windows && !s->finished()) s->runWindow();
-    return s;
-  };
-  const auto one = search(shoved, 1, 3), two = search(shoved, 2, 3), off = search(prepared.problem, 2, 3);
+  const auto one = searchUpTo(shoved, 1, 3), two = searchUpTo(shoved, 2, 3), off = searchUpTo(prepared.problem, 2, 3);
   ASSERT_FALSE(one->failed());
   EXPECT_TRUE(one->best() == two->best());
   EXPECT_TRUE(one->bestState() == two->bestState());
@@ -343,7 +345,7 @@ TEST(Samcon, ScoredShoveSearchesAgreeAcrossThreadsAndResumeExactly) {
   EXPECT_FALSE(one->best() == off->best()) << "the shoved runs change the ranking";
 
   // Stopped after one window and resumed: the same search as one that did not stop.
-  const auto stopped = search(shoved, 2, 1);
+  const auto stopped = searchUpTo(shoved, 2, 1);
   SamconSearch resumed(shoved, makeThreadedEvaluator(2));
   resumed.resume(stopped->keptPaths());
   while (!resumed.finished()) resumed.runWindow();
@@ -419,18 +421,13 @@ TEST(Samcon, TangentSearchesAgreeAcrossThreadsAndResumeExactly) {
   const PreparedOptimization prepared = twoShortWindows(0.5);
   SamconProblem tangent = prepared.problem;
   tangent.options.tangentWeight = 0.05;
-  auto search = [&](const SamconProblem& p, int threads, int32_t windows) {
-    auto s = std::make_unique<SamconSearch>(p, makeThreadedEvaluator(threads));
-    while (s->windowsDone() < windows && !s->finished()) s->runWindow();
-    return s;
-  };
-  const auto one = search(tangent, 1, 3), two = search(tangent, 2, 3);
+  const auto one = searchUpTo(tangent, 1, 3), two = searchUpTo(tangent, 2, 3);
   ASSERT_FALSE(one->failed());
   EXPECT_TRUE(one->best() == two->best());
   EXPECT_TRUE(one->bestState() == two->bestState());
   for (const WindowReport& r : one->reports()) EXPECT_NE(r.amplification, 1) << "window " << r.window;
 
-  const auto stopped = search(tangent, 2, 2);
+  const auto stopped = searchUpTo(tangent, 2, 2);
   SamconSearch resumed(tangent, makeThreadedEvaluator(2));
   resumed.resume(stopped->keptPaths());
   while (!resumed.finished()) resumed.runWindow();
