@@ -29,5 +29,7 @@ Subcommand addSimulate(CLI::App& app);
 // Optimize.cpp
 Subcommand addOptimize(CLI::App& app);
 Subcommand addFitFeedback(CLI::App& app);
+// Replan.cpp
+Subcommand addReplan(CLI::App& app);
 
 }  // namespace sinew::cli

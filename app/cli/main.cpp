@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
 
   const std::vector<Subcommand> commands = {addInfo(app),     addImport(app),      addProjectInfo(app), addExample(app),
                                            addExport(app),   addRig(app),         addExportTets(app),  addViperize(app),
-                                           addAddMuscle(app), addSimulate(app),   addOptimize(app),    addFitFeedback(app)};
+                                           addAddMuscle(app), addSimulate(app),   addOptimize(app),    addFitFeedback(app),
+                                           addReplan(app)};
 
   std::set<std::string> registry;
   for (sinew::SolverKind kind : sinew::kSolverKinds)

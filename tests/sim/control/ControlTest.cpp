@@ -5,6 +5,7 @@
 #include "control/Flight.h"
 #include "control/InverseDynamics.h"
 #include "control/Optimize.h"
+#include "control/Replan.h"
 #include "control/Samcon.h"
 #include "io/AnimationExport.h"
 #include "io/Bvh.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <random>
 #include <set>
@@ -1043,6 +1045,81 @@ TEST(Samcon, RefinementDrawsAroundTheEliteWithLessSpread) {
   const std::vector<SampleTask> first = drawSamples(problem, 0, 3);
   ASSERT_EQ(first.size(), 4000u);
   EXPECT_EQ(first[5].parent, 2);
+}
+
+// Re-planning while a controller plays (control/Replan.h). Played as saved
+// (no window re-planned) it is the controller's own playback, bit for bit;
+// re-planned, a window is the search's only where the search's path ended
+// its horizon better than the controller's own from the same live state, and
+// the result does not depend on the thread count.
+TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
+  const Project p = test::withCmuClip(riggedHumanoid());
+  const ControllerObject made = shortFeedbackController(p, 0.5, 4, 2);
+  ASSERT_EQ(made.windows.size(), 3u);
+
+  ReplanOptions saved;
+  saved.from = 1000;
+  saved.hold = 0;
+  const ReplanResult asSaved = replanPlayback(p, made, saved);
+  ASSERT_EQ(asSaved.reports.size(), 3u);
+  EXPECT_TRUE(asSaved.windows == made.windows);
+  liu2013::Settings settings;
+  liu2013::applyScene(p.simulation, settings);
+  settings.threads = 1;
+  ControllerRun run = prepareControllerRun(p, made, settings, true);
+  while (run.solver->time() < run.policy->end() - 0.5 * run.solver->dt()) run.solver->step();
+  const ReferenceMotion& ref = *run.reference;
+  const double end = made.windows.back().referenceStart + made.windows.back().referenceDuration;
+  EXPECT_EQ(asSaved.reports.back().tiltDegrees,
+            tiltDegrees(ref.features(run.solver->state().skeleton), ref.features(end)));
+
+  ReplanOptions o;
+  o.samples = 12;
+  o.keep = 2;
+  o.horizon = 2;
+  o.hold = 0.05;  // one window of the hold
+  o.shoveWindow = 1;
+  o.shove = Vec3(1.0, 0, 0);
+  auto replanned = [&](int threads) {
+    o.threads = threads;
+    return replanPlayback(p, made, o);
+  };
+  const ReplanResult a = replanned(1), b = replanned(2);
+  ASSERT_EQ(a.reports.size(), 4u);  // three windows and one of the hold
+  EXPECT_TRUE(a.windows == b.windows);
+  EXPECT_EQ(a.maxTiltDegrees, b.maxTiltDegrees);
+  int changed = 0;
+  for (size_t k = 0; k < a.reports.size(); ++k) {
+    const ReplanWindow& w = a.reports[k];
+    EXPECT_LT(w.nominalCost, 1e30);
+    if (w.replanned) {
+      ++changed;
+      EXPECT_LT(w.searchedCost, w.nominalCost) << "window " << k;
+    } else if (k < made.windows.size()) {
+      EXPECT_TRUE(a.windows[k] == made.windows[k]) << "window " << k;
+    }
+    const double len = made.windows[0].referenceDuration;  // every window covers its own span of the reference
+    EXPECT_NEAR(a.windows[k].referenceStart, made.windows[0].referenceStart + len * double(k), 1e-9) << "window " << k;
+  }
+  EXPECT_GE(changed, 1);
+  EXPECT_EQ(a.samples, b.samples);
+}
+
+// Options out of range and a controller that does not fit are named.
+TEST(Replan, BadOptionsAndControllersAreRefused) {
+  const Project p = riggedHumanoid();
+  const ControllerObject none;
+  ReplanOptions bad;
+  bad.samples = 2;
+  bad.keep = 3;
+  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  bad = {};
+  bad.hold = std::nan("");
+  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  bad = {};
+  bad.shove = Vec3(0, std::numeric_limits<double>::infinity(), 0);
+  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  EXPECT_THROW(replanPlayback(p, none, {}), InputError);  // no windows
 }
 
 TEST(Samcon, SelectBestOrdersByCostThenIndex) {

@@ -1,0 +1,119 @@
+// sinew-cli replan: play a saved controller re-planning every window from
+// the live state (control/Replan.h), optionally shoved, and report whether
+// the character stayed up and how often the plan changed.
+#include "Commands.h"
+#include "Subcommands.h"
+
+#include "control/Cost.h"
+#include "control/Replan.h"
+#include "io/FileUtil.h"
+#include "io/ProjectFile.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+
+namespace sinew::cli {
+
+namespace {
+
+struct ReplanArgs {
+  std::string project, controller;
+  control::ReplanOptions options;
+  double fromTime = 0;
+  std::vector<double> push;
+  std::string statsJson;
+};
+
+int replan(const ReplanArgs& args) {
+  return guarded([&]() -> int {
+    checkOutputPath(args.statsJson, {args.project});
+    const Project project = loadProject(args.project);
+    const ControllerObject& controller = project.controllers[controllerIndex(project, args.project, args.controller)];
+    control::ReplanOptions o = args.options;
+    // Windows by their simulated start in the saved controller.
+    auto windowAt = [&](double t) {
+      double start = 0;
+      for (size_t k = 0; k < controller.windows.size(); ++k) {
+        if (start + 1e-9 >= t) return int(k);
+        start += controller.windows[k].duration;
+      }
+      // After the end: the hold's windows, each as long as the last.
+      return int(controller.windows.size()) +
+             int(std::ceil((t - start) / controller.windows.back().referenceDuration - 1e-9));
+    };
+    if (!args.push.empty()) {
+      if (args.push.size() != 4) throw InputError("--push", "needs four finite numbers T,VX,VY,VZ");
+      o.shoveWindow = windowAt(args.push[0]);
+      if (o.shoveWindow >= int(controller.windows.size()))
+        throw InputError("--push", "its time lies after the controller's last window starts");
+      o.shove = Vec3(args.push[1], args.push[2], args.push[3]);
+    }
+    o.from = windowAt(args.fromTime);
+    std::printf("re-planning '%s' from window %d of %zu: %d samples, %d kept, %d window(s) ahead%s\n",
+                controller.name.c_str(), o.from, controller.windows.size(), o.samples, o.keep, o.horizon,
+                o.shoveWindow >= 0 ? ", shoved before window " : "");
+    if (o.shoveWindow >= 0) std::printf("  %d (%g, %g, %g) m/s\n", o.shoveWindow, o.shove.x(), o.shove.y(), o.shove.z());
+    const auto t0 = std::chrono::steady_clock::now();
+    int replanned = 0;
+    nlohmann::json windows = nlohmann::json::array();
+    const size_t own = controller.windows.size();
+    auto onWindow = [&](const control::ReplanWindow& w) {
+      replanned += w.replanned;
+      const char* kind = size_t(w.window) >= own ? " (hold)" : "";
+      if (w.window < o.from)
+        std::printf("window %3d%s: played as saved, tilt %.1f deg\n", w.window, kind, w.tiltDegrees);
+      else
+        std::printf("window %3d%s: own %.4g, searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.window, kind,
+                    w.nominalCost, w.searchedCost, w.replanned ? "re-planned" : "own", w.tiltDegrees, w.wallSeconds);
+      std::fflush(stdout);
+      windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"searched_cost", w.searchedCost},
+                         {"replanned", w.replanned}, {"tilt_degrees", w.tiltDegrees}, {"wall_seconds", w.wallSeconds}});
+    };
+    const control::ReplanResult r = control::replanPlayback(project, controller, o, Progress::none(), onWindow);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r.stayedUp)
+      std::printf("the character stayed up (max tilt %.1f deg under %.0f)", r.maxTiltDegrees, control::kUprightTiltDegrees);
+    else
+      std::printf("the character fell at %.2f s (tilt over %.0f deg)", r.fellAt, control::kUprightTiltDegrees);
+    std::printf("; %d of %zu windows re-planned, %lld sample windows in %.0f s\n", replanned, r.reports.size(),
+                static_cast<long long>(r.samples), seconds);
+    if (!args.statsJson.empty())
+      writeFileAtomic(args.statsJson, nlohmann::json{{"stayed_up", r.stayedUp},
+                                                     {"fell_at", r.stayedUp ? nlohmann::json(nullptr) : nlohmann::json(r.fellAt)},
+                                                     {"max_tilt_degrees", r.maxTiltDegrees},
+                                                     {"replanned_windows", replanned},
+                                                     {"sample_windows", r.samples},
+                                                     {"wall_seconds", seconds},
+                                                     {"windows", windows}}
+                                              .dump() + "\n");
+    return r.stayedUp ? int(kOk) : int(kBadInput);
+  });
+}
+
+}  // namespace
+
+Subcommand addReplan(CLI::App& app) {
+  auto a = std::make_shared<ReplanArgs>();
+  auto* c = app.add_subcommand("replan",
+                               "Play a controller re-planning each window from the live state by a small search "
+                               "(receding horizon), optionally shoved");
+  c->add_option("project", a->project, "Project file")->required()->check(CLI::ExistingFile);
+  c->add_option("--controller", a->controller, "The controller (by name)")->required();
+  c->add_option("--samples", a->options.samples, "Samples per window searched (default 40)")->check(CLI::Range(1, 100000));
+  c->add_option("--keep", a->options.keep, "States kept per window of the horizon (default 4)")->check(CLI::Range(1, 100000));
+  c->add_option("--horizon", a->options.horizon, "Windows looked ahead (default 3)")->check(CLI::Range(1, 1000));
+  c->add_option("--from-time", a->fromTime, "Re-plan the windows that start at or after this time, s (default 0)")
+      ->check(CLI::Range(0.0, 1e5));
+  c->add_option("--push", a->push, "T,VX,VY,VZ: a shove before the window that starts at or after T s")->expected(4)->delimiter(',');
+  c->add_option("--hold", a->options.hold, "s held after the controller's end, re-planned too (default 2)")->check(CLI::Range(0.0, 1e4));
+  c->add_option("--seed", a->options.seed, "Random seed (default 1)");
+  c->add_option("--threads", a->options.threads, "Sample threads (default: all cores)")->check(CLI::Range(1, 256));
+  c->add_option("--stats-json", a->statsJson, "Write the run's figures as JSON");
+  return {c, [a] { return replan(*a); }};
+}
+
+}  // namespace sinew::cli

@@ -1,0 +1,143 @@
+#include "control/Replan.h"
+
+#include "control/Cost.h"
+#include "control/Optimize.h"
+#include "core/Error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+namespace sinew::control {
+
+namespace {
+
+// The task that plays window `index` of `problem` as `w` (its targets and duration).
+SampleTask playTask(const SamconProblem& problem, int32_t index, const ControlWindow& w) {
+  SampleTask t;
+  t.window = index;
+  t.steps = std::max(1, int32_t(std::lround(w.duration / problem.settings.dt)));
+  t.scale = t.steps * problem.settings.dt / w.referenceDuration;
+  t.targets = w.targets;
+  return t;
+}
+
+double referenceEnd(const ControlWindow& w) { return w.referenceStart + w.referenceDuration; }
+
+FeedbackPolicy slicePolicy(const FeedbackPolicy& p, size_t from, size_t count) {
+  FeedbackPolicy s = p;
+  if (p.empty()) return s;
+  s.gains.assign(p.gains.begin() + std::ptrdiff_t(from), p.gains.begin() + std::ptrdiff_t(from + count));
+  if (!p.swingGains.empty())
+    s.swingGains.assign(p.swingGains.begin() + std::ptrdiff_t(from), p.swingGains.begin() + std::ptrdiff_t(from + count));
+  return s;
+}
+
+}  // namespace
+
+ReplanResult replanPlayback(const Project& project, const ControllerObject& controller, const ReplanOptions& o,
+                            const Progress& progress, const std::function<void(const ReplanWindow&)>& onWindow) {
+  if (o.samples < 1 || o.keep < 1 || o.keep > o.samples || o.horizon < 1 || o.from < 0 || !(o.hold >= 0) ||
+      !(o.hold <= 1e4) || !o.shove.allFinite())
+    throw InputError("re-planning", "needs samples >= keep >= 1, a horizon >= 1, a first window >= 0, a hold of "
+                                    "0-10,000 s and a finite shove");
+  if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
+  controller.validate(project.name, project.skeleton->skeleton.size());
+  if (controller.windows.empty()) throw InputError(controller.name, "the controller has no windows");
+
+  // The plan: the controller's windows, then the hold's (the last pose).
+  std::vector<ControlWindow> plan = controller.windows;
+  FeedbackPolicy feedback = controller.feedback;
+  {
+    const ControlWindow last = controller.windows.back();
+    const int holds = int(std::ceil(o.hold / last.referenceDuration - 1e-9));
+    for (int i = 0; i < holds; ++i) {
+      ControlWindow w = last;
+      w.referenceStart = last.referenceStart + (i + 1) * last.referenceDuration;
+      w.duration = w.referenceDuration;
+      w.cost = 0;
+      plan.push_back(w);
+      if (!feedback.empty()) {
+        feedback.gains.push_back(feedback.gains.back());
+        if (!feedback.swingGains.empty()) feedback.swingGains.push_back(feedback.swingGains.back());
+      }
+    }
+  }
+
+  // The search's problem for the whole plan, as `optimize` set it up.
+  SamconProblem base;
+  base.model = liu2013::buildLiu2013Model(
+      project, controllerModelOptions(project, controller.pdFrequency, controller.stanceAngle, controller.step));
+  liu2013::applyScene(project.simulation, base.settings);
+  if (controller.step > 0) base.settings.dt = controller.step;
+  base.settings.threads = 1;
+  base.reference = std::make_shared<ReferenceMotion>(*base.model, controller.reference);
+  base.windows = plan;
+  base.start = settledStart(base.model, base.settings, project.skeleton->skeleton, *base.reference);
+  if (!controller.settings.empty()) base.options = specFromJson(controller.settings, controller.name).samcon;
+  base.options.samples = o.samples;
+  base.options.keep = o.keep;
+  base.options.threads = o.threads;
+  base.options.backtracks = 0;
+  base.options.scoreShove = 0;
+  base.options.tangentWeight = 0;
+  base.options.rounds = std::min(base.options.rounds, o.samples);
+  base.feedback = feedback;
+
+  const size_t n = plan.size();
+  const ReferenceMotion& ref = *base.reference;
+  SampleRunner runner(base);
+  ReplanResult result;
+  liu2013::Liu2013State state = base.start;
+  for (size_t k = 0; k < n; ++k) {
+    progress.update(double(k) / double(n), "re-planning");
+    const auto began = std::chrono::steady_clock::now();
+    if (int(k) == o.shoveWindow) liu2013::addRigidVelocity(*base.model, state, o.shove, Vec3::Zero(), Vec3::Zero());
+    ReplanWindow report;
+    report.window = int32_t(k);
+    ControlWindow played = plan[k];
+    if (int(k) >= o.from) {
+      const size_t h = std::min(size_t(o.horizon), n - k);
+      // The plan's own windows over the horizon, from the live state.
+      SearchState s{state, nullptr};
+      for (size_t i = 0; i < h && report.nominalCost < 1e30; ++i) {
+        report.nominalCost = runner.run(s, playTask(base, int32_t(k + i), plan[k + i]), referenceEnd(plan[k + i])).cost.total;
+        s = runner.end();
+        ++result.samples;
+      }
+      // A small search over the same windows from the same state.
+      SamconProblem slice = base;
+      slice.windows.assign(plan.begin() + std::ptrdiff_t(k), plan.begin() + std::ptrdiff_t(k + h));
+      slice.start = state;
+      slice.feedback = slicePolicy(feedback, k, h);
+      slice.options.seed = o.seed * 0x9e3779b97f4a7c15ull + k;
+      SamconSearch search(std::move(slice), makeThreadedEvaluator(o.threads));
+      report.searchedCost = 1e30;
+      while (!search.finished()) search.runWindow(progress.sub(double(k) / double(n), double(k + 1) / double(n)));
+      result.samples += search.samplesEvaluated();
+      if (!search.failed()) report.searchedCost = search.reports().back().best.total;
+      if (report.searchedCost < report.nominalCost) {
+        played = search.best().front();
+        report.replanned = true;
+      }
+    }
+    const SampleOutcome out = runner.run({state, nullptr}, playTask(base, int32_t(k), played), referenceEnd(played));
+    state = runner.state();
+    ++result.samples;
+    result.windows.push_back(played);
+    const bool unstable = out.cost.total >= 1e30;
+    report.tiltDegrees = unstable ? 180.0 : tiltDegrees(ref.features(state.skeleton), ref.features(referenceEnd(played)));
+    report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    result.maxTiltDegrees = std::max(result.maxTiltDegrees, report.tiltDegrees);
+    if (result.stayedUp && !(report.tiltDegrees <= kUprightTiltDegrees)) {
+      result.stayedUp = false;
+      result.fellAt = state.time;
+    }
+    result.reports.push_back(report);
+    if (onWindow) onWindow(report);
+    if (unstable) break;  // nothing more to play
+  }
+  return result;
+}
+
+}  // namespace sinew::control

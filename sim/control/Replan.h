@@ -1,0 +1,69 @@
+// Re-planning a controller while it plays (receding-horizon sampling; not in
+// Liu et al. 2013, whose controllers play open loop with linear feedback):
+// before each window k the character's live state is the start of a small
+// SAMCON search over windows k .. k + horizon - 1, its samples drawn around
+// the controller's own targets and durations. When the search's best path
+// ends the horizon tracking the reference better than the controller's own
+// windows from the same live state, its first window is played instead of
+// window k; then the horizon moves on by one window.
+//
+// After the controller's end the character holds the reference's last pose
+// the same way: windows holding the last targets, re-planned.
+//
+// A shove (or anything else that moves the character off the path the
+// search found) is then answered from where the character really is, at the
+// price of samples x horizon window simulations per window played.
+#pragma once
+
+#include "control/Samcon.h"
+#include "model/Project.h"
+
+#include <functional>
+#include <vector>
+
+namespace sinew::control {
+
+struct ReplanOptions {
+  int samples = 40;        // per window searched (shared among the kept states)
+  int keep = 4;            // states kept per window of the horizon
+  int horizon = 3;         // windows looked ahead
+  int from = 0;            // the first window re-planned (those before play as saved)
+  uint64_t seed = 1;
+  int threads = 0;         // sample evaluation threads (0: all cores)
+  // A shove before window `shoveWindow` (-1: none): the whole body gains
+  // `shove` m/s, as `simulate --push` gives it.
+  int shoveWindow = -1;
+  Vec3 shove = Vec3::Zero();
+  // s played after the last window: windows of the reference's last pose
+  // (the last window's targets and feedback gains, one window's length each),
+  // re-planned like the others.
+  double hold = 2;
+};
+
+struct ReplanWindow {
+  int32_t window = 0;
+  double nominalCost = 0;  // the controller's own windows over the horizon, from the live state (1e30: unstable)
+  double searchedCost = 0; // the search's best over the horizon (1e30: every sample fell or not run)
+  bool replanned = false;  // the search's first window was played
+  double tiltDegrees = 0;  // the root's tilt from the reference's at the window's end
+  double wallSeconds = 0;
+};
+
+struct ReplanResult {
+  std::vector<ControlWindow> windows;   // as played (the hold's last)
+  std::vector<ReplanWindow> reports;
+  double maxTiltDegrees = 0;            // over window ends and the hold
+  bool stayedUp = true;                 // never over kUprightTiltDegrees, never unstable
+  double fellAt = -1;                   // s (simulated) when it first was
+  int64_t samples = 0;                  // sample windows simulated
+};
+
+// Plays `controller` (with its feedback policy) from the settled start,
+// re-planning each window from `options.from` on. Throws InputError on bad
+// options or a controller that does not fit the project.
+// `onWindow` hears each window as it is played.
+ReplanResult replanPlayback(const Project& project, const ControllerObject& controller, const ReplanOptions& options,
+                            const Progress& progress = Progress::none(),
+                            const std::function<void(const ReplanWindow&)>& onWindow = {});
+
+}  // namespace sinew::control
