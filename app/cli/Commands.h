@@ -15,6 +15,7 @@
 
 namespace sinew {
 struct Project;
+struct ControllerObject;
 }
 
 namespace sinew::cli {
@@ -22,6 +23,8 @@ namespace sinew::cli {
 // The index of `project`'s controller called `name`; InputError naming `file`
 // and listing the controllers there are if it has none of that name.
 size_t controllerIndex(const Project& project, const std::string& file, const std::string& name);
+// The project with `controller` in it (replacing one of its name, keeping that one's id).
+ControllerObject& putController(Project& project, ControllerObject controller);
 
 enum ExitCode { kOk = 0, kUsage = 1, kBadInput = 2, kInternal = 3 };
 

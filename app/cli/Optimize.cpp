@@ -120,18 +120,6 @@ control::BalanceGains parseBalanceGains(const std::string& text) {
   return g;
 }
 
-// The project with `controller` in it (replacing one of its name, keeping that one's id).
-ControllerObject& putController(Project& project, ControllerObject controller) {
-  for (ControllerObject& c : project.controllers)
-    if (c.name == controller.name) {
-      controller.id = c.id;
-      return c = std::move(controller);
-    }
-  controller.id = project.allocateId();
-  project.controllers.push_back(std::move(controller));
-  return project.controllers.back();
-}
-
 // The settings (specToJson) of the saved search against this command line's:
 // "" when they agree, else what differs ("samples: saved 8, now 6; ..."),
 // leaving out the keys `ignored`.
@@ -230,6 +218,17 @@ std::string backtrackText(const control::WindowReport& r) {
 }
 
 }  // namespace
+
+ControllerObject& putController(Project& project, ControllerObject controller) {
+  for (ControllerObject& c : project.controllers)
+    if (c.name == controller.name) {
+      controller.id = c.id;
+      return c = std::move(controller);
+    }
+  controller.id = project.allocateId();
+  project.controllers.push_back(std::move(controller));
+  return project.controllers.back();
+}
 
 int optimize(const OptimizeArgs& args) {
   // Under mpirun every rank runs this whole command (SPMD); rank 0 alone

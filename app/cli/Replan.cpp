@@ -8,15 +8,19 @@
 #include "control/Replan.h"
 #include "io/FileUtil.h"
 #include "io/ProjectFile.h"
+#include "liu2013/Liu2013.h"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 namespace sinew::cli {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -26,12 +30,20 @@ struct ReplanArgs {
   double fromTime = 0;
   std::vector<double> push;
   std::string statsJson;
+  std::string output, name;  // the controller as played, saved (empty: not saved)
+  bool overwrite = false;
 };
 
 int replan(const ReplanArgs& args) {
   return guarded([&]() -> int {
-    checkOutputPath(args.statsJson, {args.project});
-    const Project project = loadProject(args.project);
+    checkOutputPath(args.output, {args.project}, args.project);
+    checkOutputPath(args.statsJson, {args.project, args.output});
+    if (!args.output.empty() && args.output != args.project && fs::exists(args.output) && !args.overwrite)
+      throw InputError(args.output, "exists (pass --overwrite to replace it)");
+    if (!args.output.empty() && args.name.empty()) throw InputError("--name", "is needed to save the played controller (-o)");
+    Project project = loadProject(args.project);
+    if (!args.name.empty() && args.name == args.controller)
+      throw InputError("--name", "'" + args.name + "' would replace the controller being re-planned; give another name");
     const ControllerObject& controller = project.controllers[controllerIndex(project, args.project, args.controller)];
     control::ReplanOptions o = args.options;
     // Windows by their simulated start in the saved controller.
@@ -71,7 +83,8 @@ int replan(const ReplanArgs& args) {
                     w.nominalCost, w.searchedCost, w.replanned ? "re-planned" : "own", w.tiltDegrees, w.wallSeconds);
       std::fflush(stdout);
       windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"searched_cost", w.searchedCost},
-                         {"replanned", w.replanned}, {"tilt_degrees", w.tiltDegrees}, {"wall_seconds", w.wallSeconds}});
+                         {"replanned", w.replanned}, {"end_time", w.endTime}, {"tilt_degrees", w.tiltDegrees},
+                         {"wall_seconds", w.wallSeconds}});
     };
     const control::ReplanResult r = control::replanPlayback(project, controller, o, Progress::none(), onWindow);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -81,6 +94,23 @@ int replan(const ReplanArgs& args) {
       std::printf("the character fell at %.2f s (tilt over %.0f deg)", r.fellAt, control::kUprightTiltDegrees);
     std::printf("; %d of %zu windows re-planned, %lld sample windows in %.0f s\n", replanned, r.reports.size(),
                 static_cast<long long>(r.samples), seconds);
+    double shovedAt = 0;
+    for (int k = 0; k < o.shoveWindow; ++k) shovedAt += r.played.windows[size_t(k)].duration;
+    if (o.shoveWindow >= 0) std::printf("shoved at %.6g s (simulated)\n", shovedAt);
+    if (!args.output.empty()) {
+      ControllerObject played = r.played;
+      played.name = args.name;
+      putController(project, std::move(played));
+      saveProject(project, args.output);
+      std::printf("saved the controller as played as '%s' in %s", args.name.c_str(), args.output.c_str());
+      liu2013::Settings scene;
+      liu2013::applyScene(project.simulation, scene);
+      if (o.shoveWindow >= 0)
+        std::printf(" (replay it shoved as here: simulate --controller '%s' --fps %g --push %.6g,%g,%g,%g)",
+                    args.name.c_str(), 1.0 / (r.played.step > 0 ? r.played.step : scene.dt), shovedAt,
+                    o.shove.x(), o.shove.y(), o.shove.z());
+      std::printf("\n");
+    }
     if (!args.statsJson.empty())
       writeFileAtomic(args.statsJson, nlohmann::json{{"stayed_up", r.stayedUp},
                                                      {"fell_at", r.stayedUp ? nlohmann::json(nullptr) : nlohmann::json(r.fellAt)},
@@ -113,6 +143,9 @@ Subcommand addReplan(CLI::App& app) {
   c->add_option("--seed", a->options.seed, "Random seed (default 1)");
   c->add_option("--threads", a->options.threads, "Sample threads (default: all cores)")->check(CLI::Range(1, 256));
   c->add_option("--stats-json", a->statsJson, "Write the run's figures as JSON");
+  c->add_option("-o,--output", a->output, "Save the controller as played (re-planned windows, then the hold's) to this project file");
+  c->add_option("--name", a->name, "Name of the saved controller (with -o)");
+  c->add_flag("--overwrite", a->overwrite, "Replace an existing output file");
   return {c, [a] { return replan(*a); }};
 }
 

@@ -88,6 +88,11 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
   const ReferenceMotion& ref = *base.reference;
   SampleRunner runner(base);
   ReplanResult result;
+  result.played = controller;
+  result.played.windows.clear();
+  result.played.feedback = feedback;
+  result.played.searchKept.clear();
+  result.played.searchBacktrack = {};
   liu2013::Liu2013State state = base.start;
   for (size_t k = 0; k < n; ++k) {
     progress.update(double(k) / double(n), "re-planning");
@@ -124,8 +129,9 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
     const SampleOutcome out = runner.run({state, nullptr}, playTask(base, int32_t(k), played), referenceEnd(played));
     state = runner.state();
     ++result.samples;
-    result.windows.push_back(played);
+    result.played.windows.push_back(played);
     const bool unstable = out.cost.total >= 1e30;
+    report.endTime = state.time;
     report.tiltDegrees = unstable ? 180.0 : tiltDegrees(ref.features(state.skeleton), ref.features(referenceEnd(played)));
     report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     result.maxTiltDegrees = std::max(result.maxTiltDegrees, report.tiltDegrees);
@@ -136,6 +142,10 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
     result.reports.push_back(report);
     if (onWindow) onWindow(report);
     if (unstable) break;  // nothing more to play
+  }
+  if (!result.played.feedback.empty()) {
+    result.played.feedback.gains.resize(result.played.windows.size());
+    if (!result.played.feedback.swingGains.empty()) result.played.feedback.swingGains.resize(result.played.windows.size());
   }
   return result;
 }

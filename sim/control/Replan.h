@@ -45,12 +45,17 @@ struct ReplanWindow {
   double nominalCost = 0;  // the controller's own windows over the horizon, from the live state (1e30: unstable)
   double searchedCost = 0; // the search's best over the horizon (1e30: every sample fell or not run)
   bool replanned = false;  // the search's first window was played
+  double endTime = 0;      // s simulated at the window's end
   double tiltDegrees = 0;  // the root's tilt from the reference's at the window's end
   double wallSeconds = 0;
 };
 
 struct ReplanResult {
-  std::vector<ControlWindow> windows;   // as played (the hold's last)
+  // The controller as played: its windows re-planned where they were, the
+  // hold's windows after them (with the last window's feedback gains); it
+  // replays this run exactly when shoved as the run was (at the start of
+  // window options.shoveWindow).
+  ControllerObject played;
   std::vector<ReplanWindow> reports;
   double maxTiltDegrees = 0;            // over window ends and the hold
   bool stayedUp = true;                 // never over kUprightTiltDegrees, never unstable

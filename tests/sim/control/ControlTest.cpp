@@ -1062,7 +1062,7 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   saved.hold = 0;
   const ReplanResult asSaved = replanPlayback(p, made, saved);
   ASSERT_EQ(asSaved.reports.size(), 3u);
-  EXPECT_TRUE(asSaved.windows == made.windows);
+  EXPECT_TRUE(asSaved.played.windows == made.windows);
   liu2013::Settings settings;
   liu2013::applyScene(p.simulation, settings);
   settings.threads = 1;
@@ -1086,7 +1086,7 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   };
   const ReplanResult a = replanned(1), b = replanned(2);
   ASSERT_EQ(a.reports.size(), 4u);  // three windows and one of the hold
-  EXPECT_TRUE(a.windows == b.windows);
+  EXPECT_TRUE(a.played.windows == b.played.windows);
   EXPECT_EQ(a.maxTiltDegrees, b.maxTiltDegrees);
   int changed = 0;
   for (size_t k = 0; k < a.reports.size(); ++k) {
@@ -1096,13 +1096,15 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
       ++changed;
       EXPECT_LT(w.searchedCost, w.nominalCost) << "window " << k;
     } else if (k < made.windows.size()) {
-      EXPECT_TRUE(a.windows[k] == made.windows[k]) << "window " << k;
+      EXPECT_TRUE(a.played.windows[k] == made.windows[k]) << "window " << k;
     }
     const double len = made.windows[0].referenceDuration;  // every window covers its own span of the reference
-    EXPECT_NEAR(a.windows[k].referenceStart, made.windows[0].referenceStart + len * double(k), 1e-9) << "window " << k;
+    EXPECT_NEAR(a.played.windows[k].referenceStart, made.windows[0].referenceStart + len * double(k), 1e-9) << "window " << k;
   }
   EXPECT_GE(changed, 1);
   EXPECT_EQ(a.samples, b.samples);
+  a.played.validate("re-planned", p.skeleton->skeleton.size());
+  EXPECT_EQ(a.played.feedback.gains.size(), a.played.windows.size());
 }
 
 // Options out of range and a controller that does not fit are named.
