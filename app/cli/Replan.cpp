@@ -78,11 +78,16 @@ int replan(const ReplanArgs& args) {
       const char* kind = size_t(w.window) >= own ? " (hold)" : "";
       if (w.window < o.from)
         std::printf("window %3d%s: played as saved, tilt %.1f deg\n", w.window, kind, w.tiltDegrees);
+      else if (!w.searched)
+        std::printf("window %3d%s: own %.4g (saved %.4g): on its path, tilt %.1f deg (%.1f s)\n", w.window, kind,
+                    w.nominalCost, w.savedCost, w.tiltDegrees, w.wallSeconds);
       else
-        std::printf("window %3d%s: own %.4g, searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.window, kind,
-                    w.nominalCost, w.searchedCost, w.replanned ? "re-planned" : "own", w.tiltDegrees, w.wallSeconds);
+        std::printf("window %3d%s: own %.4g (saved %.4g), searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.window, kind,
+                    w.nominalCost, w.savedCost, w.searchedCost, w.replanned ? "re-planned" : "own", w.tiltDegrees,
+                    w.wallSeconds);
       std::fflush(stdout);
-      windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"searched_cost", w.searchedCost},
+      windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"saved_cost", w.savedCost},
+                         {"searched", w.searched}, {"searched_cost", w.searchedCost},
                          {"replanned", w.replanned}, {"end_time", w.endTime}, {"tilt_degrees", w.tiltDegrees},
                          {"wall_seconds", w.wallSeconds}});
     };
@@ -139,6 +144,10 @@ Subcommand addReplan(CLI::App& app) {
   c->add_option("--from-time", a->fromTime, "Re-plan the windows that start at or after this time, s (default 0)")
       ->check(CLI::Range(0.0, 1e5));
   c->add_option("--push", a->push, "T,VX,VY,VZ: a shove before the window that starts at or after T s")->expected(4)->delimiter(',');
+  c->add_option("--above", a->options.above,
+                "Search only where the own windows end the horizon costing more than this times what their search "
+                "found (0: every window; default 0)")
+      ->check(CLI::Range(0.0, 1e5));
   c->add_option("--hold", a->options.hold, "s held after the controller's end, re-planned too (default 2)")->check(CLI::Range(0.0, 1e4));
   c->add_option("--seed", a->options.seed, "Random seed (default 1)");
   c->add_option("--threads", a->options.threads, "Sample threads (default: all cores)")->check(CLI::Range(1, 256));

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 namespace sinew::control {
 
@@ -38,9 +40,9 @@ FeedbackPolicy slicePolicy(const FeedbackPolicy& p, size_t from, size_t count) {
 ReplanResult replanPlayback(const Project& project, const ControllerObject& controller, const ReplanOptions& o,
                             const Progress& progress, const std::function<void(const ReplanWindow&)>& onWindow) {
   if (o.samples < 1 || o.keep < 1 || o.keep > o.samples || o.horizon < 1 || o.from < 0 || !(o.hold >= 0) ||
-      !(o.hold <= 1e4) || !o.shove.allFinite())
+      !(o.hold <= 1e4) || !o.shove.allFinite() || !(o.above >= 0) || !(o.above < 1e6))
     throw InputError("re-planning", "needs samples >= keep >= 1, a horizon >= 1, a first window >= 0, a hold of "
-                                    "0-10,000 s and a finite shove");
+                                    "0-10,000 s, a finite shove and a threshold of 0 or more");
   if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
   controller.validate(project.name, project.skeleton->skeleton.size());
   if (controller.windows.empty()) throw InputError(controller.name, "the controller has no windows");
@@ -54,8 +56,7 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
     for (int i = 0; i < holds; ++i) {
       ControlWindow w = last;
       w.referenceStart = last.referenceStart + (i + 1) * last.referenceDuration;
-      w.duration = w.referenceDuration;
-      w.cost = 0;
+      w.duration = w.referenceDuration;  // its cost: the last window's, what holding should keep
       plan.push_back(w);
       if (!feedback.empty()) {
         feedback.gains.push_back(feedback.gains.back());
@@ -101,6 +102,7 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
     ReplanWindow report;
     report.window = int32_t(k);
     ControlWindow played = plan[k];
+    std::optional<std::pair<liu2013::Liu2013State, double>> ownEnd;  // window k's own end and cost, once run
     if (int(k) >= o.from) {
       const size_t h = std::min(size_t(o.horizon), n - k);
       // The plan's own windows over the horizon, from the live state.
@@ -108,8 +110,15 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
       for (size_t i = 0; i < h && report.nominalCost < 1e30; ++i) {
         report.nominalCost = runner.run(s, playTask(base, int32_t(k + i), plan[k + i]), referenceEnd(plan[k + i])).cost.total;
         s = runner.end();
+        if (i == 0) ownEnd = {s.character, report.nominalCost};
         ++result.samples;
       }
+      report.savedCost = plan[k + h - 1].cost;
+      report.searchedCost = 1e30;
+      report.searched = !(o.above > 0 && report.nominalCost <= o.above * report.savedCost);
+    }
+    if (report.searched) {
+      const size_t h = std::min(size_t(o.horizon), n - k);
       // A small search over the same windows from the same state.
       SamconProblem slice = base;
       slice.windows.assign(plan.begin() + std::ptrdiff_t(k), plan.begin() + std::ptrdiff_t(k + h));
@@ -117,7 +126,6 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
       slice.feedback = slicePolicy(feedback, k, h);
       slice.options.seed = o.seed * 0x9e3779b97f4a7c15ull + k;
       SamconSearch search(std::move(slice), makeThreadedEvaluator(o.threads));
-      report.searchedCost = 1e30;
       while (!search.finished()) search.runWindow(progress.sub(double(k) / double(n), double(k + 1) / double(n)));
       result.samples += search.samplesEvaluated();
       if (!search.failed()) report.searchedCost = search.reports().back().best.total;
@@ -126,11 +134,17 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
         report.replanned = true;
       }
     }
-    const SampleOutcome out = runner.run({state, nullptr}, playTask(base, int32_t(k), played), referenceEnd(played));
-    state = runner.state();
-    ++result.samples;
+    double cost = 0;
+    if (!report.replanned && ownEnd) {
+      state = std::move(ownEnd->first);
+      cost = ownEnd->second;
+    } else {
+      cost = runner.run({state, nullptr}, playTask(base, int32_t(k), played), referenceEnd(played)).cost.total;
+      state = runner.state();
+      ++result.samples;
+    }
     result.played.windows.push_back(played);
-    const bool unstable = out.cost.total >= 1e30;
+    const bool unstable = cost >= 1e30;
     report.endTime = state.time;
     report.tiltDegrees = unstable ? 180.0 : tiltDegrees(ref.features(state.skeleton), ref.features(referenceEnd(played)));
     report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();

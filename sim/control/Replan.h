@@ -28,6 +28,12 @@ struct ReplanOptions {
   int keep = 4;            // states kept per window of the horizon
   int horizon = 3;         // windows looked ahead
   int from = 0;            // the first window re-planned (those before play as saved)
+  // Search only where the character has left the controller's path: when
+  // its own windows, from the live state, end the horizon costing more than
+  // `above` times what the search that made them found there (0: search
+  // every window). Unshoved, the own windows then cost what they did and
+  // nothing is searched.
+  double above = 0;
   uint64_t seed = 1;
   int threads = 0;         // sample evaluation threads (0: all cores)
   // A shove before window `shoveWindow` (-1: none): the whole body gains
@@ -43,7 +49,9 @@ struct ReplanOptions {
 struct ReplanWindow {
   int32_t window = 0;
   double nominalCost = 0;  // the controller's own windows over the horizon, from the live state (1e30: unstable)
+  double savedCost = 0;    // what the controller's search found at the horizon's end
   double searchedCost = 0; // the search's best over the horizon (1e30: every sample fell or not run)
+  bool searched = false;   // the search ran (ReplanOptions::above)
   bool replanned = false;  // the search's first window was played
   double endTime = 0;      // s simulated at the window's end
   double tiltDegrees = 0;  // the root's tilt from the reference's at the window's end

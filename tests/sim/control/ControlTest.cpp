@@ -1048,7 +1048,8 @@ TEST(Samcon, RefinementDrawsAroundTheEliteWithLessSpread) {
 }
 
 // Re-planning while a controller plays (control/Replan.h). Played as saved
-// (no window re-planned) it is the controller's own playback, bit for bit;
+// (no window re-planned) it is the controller's own playback, bit for bit,
+// and its own windows from the live state cost what their search found;
 // re-planned, a window is the search's only where the search's path ended
 // its horizon better than the controller's own from the same live state, and
 // the result does not depend on the thread count.
@@ -1073,6 +1074,19 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   EXPECT_EQ(asSaved.reports.back().tiltDegrees,
             tiltDegrees(ref.features(run.solver->state().skeleton), ref.features(end)));
 
+  // Unshoved, the own windows cost exactly what their search found: with a
+  // threshold nothing is searched.
+  ReplanOptions onPath;
+  onPath.above = 1;
+  onPath.hold = 0;
+  const ReplanResult unshoved = replanPlayback(p, made, onPath);
+  EXPECT_TRUE(unshoved.played.windows == made.windows);
+  for (const ReplanWindow& w : unshoved.reports) {
+    EXPECT_FALSE(w.searched) << "window " << w.window;
+    EXPECT_EQ(w.nominalCost, w.savedCost) << "window " << w.window;
+  }
+  EXPECT_EQ(unshoved.reports.back().tiltDegrees, asSaved.reports.back().tiltDegrees);
+
   ReplanOptions o;
   o.samples = 12;
   o.keep = 2;
@@ -1092,6 +1106,7 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   for (size_t k = 0; k < a.reports.size(); ++k) {
     const ReplanWindow& w = a.reports[k];
     EXPECT_LT(w.nominalCost, 1e30);
+    EXPECT_TRUE(w.searched);
     if (w.replanned) {
       ++changed;
       EXPECT_LT(w.searchedCost, w.nominalCost) << "window " << k;
