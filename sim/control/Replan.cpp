@@ -155,7 +155,7 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
     }
     result.reports.push_back(report);
     if (onWindow) onWindow(report);
-    if (unstable) break;  // nothing more to play
+    if (unstable || !result.stayedUp) break;  // fallen: nothing more to play
   }
   if (!result.played.feedback.empty()) {
     result.played.feedback.gains.resize(result.played.windows.size());

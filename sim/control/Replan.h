@@ -66,7 +66,7 @@ struct ReplanResult {
   ControllerObject played;
   std::vector<ReplanWindow> reports;
   double maxTiltDegrees = 0;            // over window ends and the hold
-  bool stayedUp = true;                 // never over kUprightTiltDegrees, never unstable
+  bool stayedUp = true;                 // never over kUprightTiltDegrees, never unstable (else the run stops there)
   double fellAt = -1;                   // s (simulated) when it first was
   int64_t samples = 0;                  // sample windows simulated
 };
