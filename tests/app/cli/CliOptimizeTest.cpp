@@ -134,6 +134,33 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_TRUE(pf.controllers[0].windows == pa.controllers[0].windows);
   EXPECT_EQ(pf.controllers[0].feedback == pa.controllers[0].feedback, !fs["kept"].get<bool>());
   EXPECT_NE(f.out.find("pairs"), std::string::npos) << f.out;
+
+  // replan plays it shoved, re-planning every window from the live state (a
+  // tiny search: three samples, one kept, one window ahead) and one window
+  // of hold after it, and saves the controller as played beside the other.
+  const std::string rpStats = dir.file("rp.json");
+  const ProcessResult rp = cli(dir, {"replan", dir.file("a.sinew"), "--controller", "stand", "--samples", "3", "--keep",
+                                     "1", "--horizon", "1", "--hold", "0.05", "--push", "0.1,0.3,0,0", "--threads", "2",
+                                     "-o", dir.file("rp.sinew"), "--name", "replanned", "--stats-json", rpStats});
+  ASSERT_EQ(rp.exitCode, 0) << rp.out << rp.err;
+  EXPECT_NE(rp.out.find("the character stayed up"), std::string::npos) << rp.out;
+  EXPECT_NE(rp.out.find("simulate --controller 'replanned' --fps 2000 --push "), std::string::npos) << rp.out;
+  const json rs = json::parse(test::readBytes(rpStats));
+  ASSERT_EQ(rs["windows"].size(), size_t(stats["windows_total"].get<int>() + 1));
+  int replanned = 0;
+  for (const json& w : rs["windows"]) {
+    EXPECT_TRUE(w["searched"].get<bool>());
+    if (w["replanned"].get<bool>()) {
+      ++replanned;
+      EXPECT_LT(w["searched_cost"].get<double>(), w["own_cost"].get<double>());
+    }
+  }
+  EXPECT_EQ(rs["replanned_windows"].get<int>(), replanned);
+  const Project pr = loadProject(dir.file("rp.sinew"));
+  ASSERT_EQ(pr.controllers.size(), 2u);
+  EXPECT_TRUE(pr.controllers[0].windows == pa.controllers[0].windows) << "the re-planned controller is left as it was";
+  EXPECT_EQ(pr.controllers[1].name, "replanned");
+  EXPECT_EQ(pr.controllers[1].windows.size(), rs["windows"].size());
 }
 
 // --settle: a standing tail searched after the segment; the controller keeps
@@ -648,6 +675,15 @@ TEST(CliOptimize, BadInputIsNamed) {
   const ProcessResult f = cli(dir, {"fit-feedback", kProject, "--controller", "nope", "-o", out});
   EXPECT_EQ(f.exitCode, 2);
   EXPECT_NE(f.err.find("no controller called 'nope'"), std::string::npos) << f.err;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
+  // replan names what is wrong before it simulates anything.
+  const std::string jump = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-jump.sinew";
+  expectError({"replan", kProject, "--controller", "nope"}, "no controller called 'nope'");
+  expectError({"replan", jump, "--controller", "01_01 0-4 s", "--samples", "2", "--keep", "3"}, "samples >= keep");
+  expectError({"replan", jump, "--controller", "01_01 0-4 s", "-o", out}, "--name");
+  expectError({"replan", jump, "--controller", "01_01 0-4 s", "-o", out, "--name", "01_01 0-4 s"},
+              "would replace the controller being re-planned");
+  expectError({"replan", jump, "--controller", "01_01 0-4 s", "--push", "60,1,0,0"}, "after the controller's last window");
   EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
 }
 
