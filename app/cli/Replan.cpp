@@ -30,6 +30,7 @@ struct ReplanArgs {
   double fromTime = 0;
   std::vector<double> push;
   std::string statsJson;
+  std::string reanchor = "off";
   std::string output, name;  // the controller as played, saved (empty: not saved)
   bool overwrite = false;
 };
@@ -65,6 +66,7 @@ int replan(const ReplanArgs& args) {
       o.shove = Vec3(args.push[1], args.push[2], args.push[3]);
     }
     o.from = windowAt(args.fromTime);
+    o.reanchor = args.reanchor == "on";
     std::printf("re-planning '%s' from window %d of %zu: %d samples, %d kept, %d window(s) ahead%s\n",
                 controller.name.c_str(), o.from, controller.windows.size(), o.samples, o.keep, o.horizon,
                 o.shoveWindow >= 0 ? ", shoved before window " : "");
@@ -81,12 +83,17 @@ int replan(const ReplanArgs& args) {
       else if (!w.searched)
         std::printf("window %3d%s: own %.4g (saved %.4g): on its path, tilt %.1f deg (%.1f s)\n", w.window, kind,
                     w.nominalCost, w.savedCost, w.tiltDegrees, w.wallSeconds);
+      else if (o.reanchor)
+        std::printf("window %3d%s: own %.4g (saved %.4g; %.4g where it is), searched %.4g: %s, tilt %.1f deg (%.1f s)\n",
+                    w.window, kind, w.nominalCost, w.savedCost, w.anchoredCost, w.searchedCost,
+                    w.replanned ? "re-planned" : "own", w.tiltDegrees, w.wallSeconds);
       else
         std::printf("window %3d%s: own %.4g (saved %.4g), searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.window, kind,
                     w.nominalCost, w.savedCost, w.searchedCost, w.replanned ? "re-planned" : "own", w.tiltDegrees,
                     w.wallSeconds);
       std::fflush(stdout);
-      windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"saved_cost", w.savedCost},
+      windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"own_cost_where_it_is", w.anchoredCost},
+                         {"saved_cost", w.savedCost},
                          {"searched", w.searched}, {"searched_cost", w.searchedCost},
                          {"replanned", w.replanned}, {"end_time", w.endTime}, {"tilt_degrees", w.tiltDegrees},
                          {"wall_seconds", w.wallSeconds}});
@@ -148,6 +155,9 @@ Subcommand addReplan(CLI::App& app) {
                 "Search only where the own windows end the horizon costing more than this times what their search "
                 "found (0: every window; default 0)")
       ->check(CLI::Range(0.0, 1e5));
+  c->add_option("--reanchor", a->reanchor,
+                "on: search each horizon against the reference moved to where the character is (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
   c->add_option("--hold", a->options.hold, "s held after the controller's end, re-planned too (default 2)")->check(CLI::Range(0.0, 1e4));
   c->add_option("--seed", a->options.seed, "Random seed (default 1)");
   c->add_option("--threads", a->options.threads, "Sample threads (default: all cores)")->check(CLI::Range(1, 256));

@@ -35,6 +35,26 @@ FeedbackPolicy slicePolicy(const FeedbackPolicy& p, size_t from, size_t count) {
   return s;
 }
 
+// `clip` with its root moved by `offset` (m) in every frame.
+MotionClip shiftedHorizontally(MotionClip clip, const Vec3& offset) {
+  if (clip.joints.empty() || !(clip.unitScale > 0)) return clip;
+  ClipJoint& root = clip.joints[0];
+  const Vec3 d = offset / clip.unitScale;
+  bool moved[3] = {false, false, false};
+  const int32_t stride = clip.channelCount();
+  for (size_t c = 0; c < root.channels.size(); ++c) {
+    const int axis = root.channels[c] == Channel::Xposition ? 0 : root.channels[c] == Channel::Yposition ? 1
+                   : root.channels[c] == Channel::Zposition ? 2 : -1;
+    if (axis < 0 || d[axis] == 0) continue;
+    moved[axis] = true;
+    for (int32_t f = 0; f < clip.frameCount; ++f) clip.values[size_t(f) * size_t(stride) + size_t(root.firstChannel) + c] += d[axis];
+  }
+  // Position channels replace the offset; where there are none, the offset moves.
+  for (int axis = 0; axis < 3; ++axis)
+    if (!moved[axis]) root.offset[axis] += d[axis];
+  return clip;
+}
+
 }  // namespace
 
 ReplanResult replanPlayback(const Project& project, const ControllerObject& controller, const ReplanOptions& o,
@@ -113,25 +133,40 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
         if (i == 0) ownEnd = {s.character, report.nominalCost};
         ++result.samples;
       }
+      report.anchoredCost = report.nominalCost;
       report.savedCost = plan[k + h - 1].cost;
       report.searchedCost = 1e30;
-      report.searched = !(o.above > 0 && report.nominalCost <= o.above * report.savedCost);
-    }
-    if (report.searched) {
-      const size_t h = std::min(size_t(o.horizon), n - k);
-      // A small search over the same windows from the same state.
-      SamconProblem slice = base;
-      slice.windows.assign(plan.begin() + std::ptrdiff_t(k), plan.begin() + std::ptrdiff_t(k + h));
-      slice.start = state;
-      slice.feedback = slicePolicy(feedback, k, h);
-      slice.options.seed = o.seed * 0x9e3779b97f4a7c15ull + k;
-      SamconSearch search(std::move(slice), makeThreadedEvaluator(o.threads));
-      while (!search.finished()) search.runWindow(progress.sub(double(k) / double(n), double(k + 1) / double(n)));
-      result.samples += search.samplesEvaluated();
-      if (!search.failed()) report.searchedCost = search.reports().back().best.total;
-      if (report.searchedCost < report.nominalCost) {
-        played = search.best().front();
-        report.replanned = true;
+      if (!(o.above > 0 && report.nominalCost <= o.above * report.savedCost)) {
+        report.searched = true;
+        // A small search over the same windows from the same state (against
+        // the reference moved to where the character is, reanchor).
+        SamconProblem slice = base;
+        slice.windows.assign(plan.begin() + std::ptrdiff_t(k), plan.begin() + std::ptrdiff_t(k + h));
+        slice.start = state;
+        slice.feedback = slicePolicy(feedback, k, h);
+        slice.options.seed = o.seed * 0x9e3779b97f4a7c15ull + k;
+        if (o.reanchor) {
+          const Vec3 off = ref.features(state.skeleton).rootPosition - ref.features(plan[k].referenceStart).rootPosition;
+          slice.reference = std::make_shared<ReferenceMotion>(
+              *base.model, shiftedHorizontally(controller.reference, Vec3(off.x(), 0, off.z())));
+          // The own windows against it (the feedback's rounding differs a
+          // little, so they are run again).
+          SampleRunner look(slice);
+          SearchState a{state, nullptr};
+          for (size_t i = 0; i < h && report.anchoredCost < 1e30; ++i) {
+            report.anchoredCost = look.run(a, playTask(slice, int32_t(i), plan[k + i]), referenceEnd(plan[k + i])).cost.total;
+            a = look.end();
+            ++result.samples;
+          }
+        }
+        SamconSearch search(std::move(slice), makeThreadedEvaluator(o.threads));
+        while (!search.finished()) search.runWindow(progress.sub(double(k) / double(n), double(k + 1) / double(n)));
+        result.samples += search.samplesEvaluated();
+        if (!search.failed()) report.searchedCost = search.reports().back().best.total;
+        if (report.searchedCost < report.anchoredCost) {
+          played = search.best().front();
+          report.replanned = true;
+        }
       }
     }
     double cost = 0;

@@ -34,6 +34,13 @@ struct ReplanOptions {
   // every window). Unshoved, the own windows then cost what they did and
   // nothing is searched.
   double above = 0;
+  // Each horizon is searched against the reference moved horizontally to
+  // where the character's root is at its start (its vertical motion and
+  // everything relative kept): after a shove the search then follows the
+  // motion from where the character is, instead of spending itself on the
+  // drift it cannot undo within a horizon. Off: against the reference's own
+  // place, as the controller was searched.
+  bool reanchor = false;
   uint64_t seed = 1;
   int threads = 0;         // sample evaluation threads (0: all cores)
   // A shove before window `shoveWindow` (-1: none): the whole body gains
@@ -49,8 +56,10 @@ struct ReplanOptions {
 struct ReplanWindow {
   int32_t window = 0;
   double nominalCost = 0;  // the controller's own windows over the horizon, from the live state (1e30: unstable)
+  double anchoredCost = 0; // the same against the moved reference (ReplanOptions::reanchor; else nominalCost)
   double savedCost = 0;    // what the controller's search found at the horizon's end
-  double searchedCost = 0; // the search's best over the horizon (1e30: every sample fell or not run)
+  double searchedCost = 0; // the search's best over the horizon (1e30: every sample fell or not run);
+                           // its first window is played when this is below anchoredCost
   bool searched = false;   // the search ran (ReplanOptions::above)
   bool replanned = false;  // the search's first window was played
   double endTime = 0;      // s simulated at the window's end

@@ -1086,6 +1086,14 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
     EXPECT_EQ(w.nominalCost, w.savedCost) << "window " << w.window;
   }
   EXPECT_EQ(unshoved.reports.back().tiltDegrees, asSaved.reports.back().tiltDegrees);
+  // Whether it left its path is judged against the reference's own place
+  // when the search would follow the reference moved to where the character
+  // is: nothing is searched either.
+  onPath.reanchor = true;
+  const ReplanResult anchored = replanPlayback(p, made, onPath);
+  EXPECT_TRUE(anchored.played.windows == made.windows);
+  for (const ReplanWindow& w : anchored.reports) EXPECT_FALSE(w.searched) << "window " << w.window;
+  EXPECT_EQ(anchored.reports.back().tiltDegrees, asSaved.reports.back().tiltDegrees);
 
   ReplanOptions o;
   o.samples = 12;
@@ -1118,6 +1126,17 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   }
   EXPECT_GE(changed, 1);
   EXPECT_EQ(a.samples, b.samples);
+  // Searched against the reference moved to where the shoved character is:
+  // the own windows cost less there (its drift is not counted), and a window
+  // is re-planned only where the search beat that.
+  o.reanchor = true;
+  const ReplanResult c = replanned(2);
+  int lower = 0;
+  for (const ReplanWindow& w : c.reports) {
+    if (w.window > o.shoveWindow) lower += w.anchoredCost < w.nominalCost;
+    if (w.replanned) EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
+  }
+  EXPECT_GE(lower, 1);
   a.played.validate("re-planned", p.skeleton->skeleton.size());
   EXPECT_EQ(a.played.feedback.gains.size(), a.played.windows.size());
 }
