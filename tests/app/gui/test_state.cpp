@@ -316,7 +316,9 @@ TEST_F(StateTest, SolverParameterEditorsComeFromTheRegistry) {
       auto* d = qobject_cast<QDoubleSpinBox*>(editor);
       ASSERT_NE(d, nullptr);
       const double scale = spec.unit == "s" ? 1000 : 1;  // times read in ms
-      if (scale != 1) EXPECT_EQ(d->suffix(), " ms");
+      if (scale != 1) {
+        EXPECT_EQ(d->suffix(), " ms");
+      }
       EXPECT_DOUBLE_EQ(d->maximum(), spec.max * scale);
       EXPECT_NEAR(d->value(), spec.defaultValue * scale, 1e-3);
     }
