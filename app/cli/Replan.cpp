@@ -60,6 +60,7 @@ int replan(const ReplanArgs& args) {
     };
     if (!args.push.empty()) {
       if (args.push.size() != 4) throw InputError("--push", "needs four finite numbers T,VX,VY,VZ");
+      if (!(args.push[0] >= 0)) throw InputError("--push", "its time must be 0 s or later");
       o.shoveWindow = windowAt(args.push[0]);
       if (o.shoveWindow >= int(controller.windows.size()))
         throw InputError("--push", "its time lies after the controller's last window starts");

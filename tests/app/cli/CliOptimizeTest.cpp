@@ -684,6 +684,7 @@ TEST(CliOptimize, BadInputIsNamed) {
   expectError({"replan", jump, "--controller", "01_01 0-4 s", "-o", out, "--name", "01_01 0-4 s"},
               "would replace the controller being re-planned");
   expectError({"replan", jump, "--controller", "01_01 0-4 s", "--push", "60,1,0,0"}, "after the controller's last window");
+  expectError({"replan", jump, "--controller", "01_01 0-4 s", "--push", "-1,1,0,0"}, "its time must be 0 s or later");
   EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
 }
 
