@@ -68,10 +68,15 @@ int replan(const ReplanArgs& args) {
     }
     o.from = windowAt(args.fromTime);
     o.reanchor = args.reanchor == "on";
-    std::printf("re-planning '%s' from window %d of %zu: %d samples, %d kept, %d window(s) ahead%s\n",
-                controller.name.c_str(), o.from, controller.windows.size(), o.samples, o.keep, o.horizon,
-                o.shoveWindow >= 0 ? ", shoved before window " : "");
-    if (o.shoveWindow >= 0) std::printf("  %d (%g, %g, %g) m/s\n", o.shoveWindow, o.shove.x(), o.shove.y(), o.shove.z());
+    if (o.from < int(controller.windows.size()))
+      std::printf("re-planning '%s' from window %d of %zu", controller.name.c_str(), o.from, controller.windows.size());
+    else
+      std::printf("playing '%s' as saved, re-planning only the hold's windows from window %d", controller.name.c_str(),
+                  o.from);
+    std::printf(": %d samples, %d kept, %d window(s) ahead", o.samples, o.keep, o.horizon);
+    if (o.shoveWindow >= 0)
+      std::printf("; shoved (%g, %g, %g) m/s before window %d", o.shove.x(), o.shove.y(), o.shove.z(), o.shoveWindow);
+    std::printf("\n");
     const auto t0 = std::chrono::steady_clock::now();
     int replanned = 0;
     nlohmann::json windows = nlohmann::json::array();
