@@ -30,7 +30,7 @@ struct ReplanArgs {
   double fromTime = 0;
   std::vector<double> push;
   std::string statsJson;
-  std::string reanchor = "off";
+  std::string reanchor = "off", carry = "off";
   std::string output, name;  // the controller as played, saved (empty: not saved)
   bool overwrite = false;
 };
@@ -68,6 +68,7 @@ int replan(const ReplanArgs& args) {
     }
     o.from = windowAt(args.fromTime);
     o.reanchor = args.reanchor == "on";
+    o.carry = args.carry == "on";
     if (o.from < int(controller.windows.size()))
       std::printf("re-planning '%s' from window %d of %zu", controller.name.c_str(), o.from, controller.windows.size());
     else
@@ -78,27 +79,29 @@ int replan(const ReplanArgs& args) {
       std::printf("; shoved (%g, %g, %g) m/s before window %d", o.shove.x(), o.shove.y(), o.shove.z(), o.shoveWindow);
     std::printf("\n");
     const auto t0 = std::chrono::steady_clock::now();
-    int replanned = 0;
+    int replanned = 0, carriedOn = 0;
     nlohmann::json windows = nlohmann::json::array();
     const size_t own = controller.windows.size();
     auto onWindow = [&](const control::ReplanWindow& w) {
       replanned += w.replanned;
+      carriedOn += w.carried && !w.replanned;
       const char* kind = size_t(w.window) >= own ? " (hold)" : "";
       if (w.window < o.from)
         std::printf("window %3d%s: played as saved, tilt %.1f deg\n", w.window, kind, w.tiltDegrees);
       else if (!w.searched)
         std::printf("window %3d%s: own %.4g (saved %.4g): on its path, tilt %.1f deg (%.1f s)\n", w.window, kind,
                     w.nominalCost, w.savedCost, w.tiltDegrees, w.wallSeconds);
-      else if (o.reanchor)
-        std::printf("window %3d%s: own %.4g (saved %.4g; %.4g where it is), searched %.4g: %s, tilt %.1f deg (%.1f s)\n",
-                    w.window, kind, w.nominalCost, w.savedCost, w.anchoredCost, w.searchedCost,
-                    w.replanned ? "re-planned" : "own", w.tiltDegrees, w.wallSeconds);
-      else
-        std::printf("window %3d%s: own %.4g (saved %.4g), searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.window, kind,
-                    w.nominalCost, w.savedCost, w.searchedCost, w.replanned ? "re-planned" : "own", w.tiltDegrees,
-                    w.wallSeconds);
+      else {
+        std::printf("window %3d%s: own %.4g (saved %.4g", w.window, kind, w.nominalCost, w.savedCost);
+        if (o.reanchor) std::printf("; %.4g where it is", w.anchoredCost);
+        if (w.carriedCost < 1e30) std::printf("; carried %.4g%s", w.carriedCost, w.carried ? ", searched around" : "");
+        std::printf("), searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.searchedCost,
+                    w.replanned ? "re-planned" : w.carried ? "carried" : "own", w.tiltDegrees, w.wallSeconds);
+      }
       std::fflush(stdout);
       windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"own_cost_where_it_is", w.anchoredCost},
+                         {"carried_cost", w.carriedCost < 1e30 ? nlohmann::json(w.carriedCost) : nlohmann::json(nullptr)},
+                         {"carried", w.carried},
                          {"saved_cost", w.savedCost},
                          {"searched", w.searched}, {"searched_cost", w.searchedCost},
                          {"replanned", w.replanned}, {"end_time", w.endTime}, {"tilt_degrees", w.tiltDegrees},
@@ -110,8 +113,9 @@ int replan(const ReplanArgs& args) {
       std::printf("the character stayed up (max tilt %.1f deg under %.0f)", r.maxTiltDegrees, control::kUprightTiltDegrees);
     else
       std::printf("the character fell at %.2f s (tilt over %.0f deg)", r.fellAt, control::kUprightTiltDegrees);
-    std::printf("; %d of %zu windows re-planned, %lld sample windows in %.0f s\n", replanned, r.reports.size(),
-                static_cast<long long>(r.samples), seconds);
+    std::printf("; %d of %zu windows re-planned", replanned, r.reports.size());
+    if (o.carry) std::printf(", %d played on from a carried path", carriedOn);
+    std::printf(", %lld sample windows in %.0f s\n", static_cast<long long>(r.samples), seconds);
     double shovedAt = 0;
     for (int k = 0; k < o.shoveWindow; ++k) shovedAt += r.played.windows[size_t(k)].duration;
     if (o.shoveWindow >= 0) std::printf("shoved at %.6g s (simulated)\n", shovedAt);
@@ -163,6 +167,10 @@ Subcommand addReplan(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e5));
   c->add_option("--reanchor", a->reanchor,
                 "on: search each horizon against the reference moved to where the character is (default off)")
+      ->check(CLI::IsMember({"on", "off"}));
+  c->add_option("--carry", a->carry,
+                "on: carry the rest of the path last played on as the plan the next search starts from and must "
+                "beat (default off)")
       ->check(CLI::IsMember({"on", "off"}));
   c->add_option("--hold", a->options.hold, "s held after the controller's end, re-planned too (default 2)")->check(CLI::Range(0.0, 1e4));
   c->add_option("--seed", a->options.seed, "Random seed (default 1)");

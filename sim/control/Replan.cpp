@@ -115,6 +115,9 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
   result.played.searchKept.clear();
   result.played.searchBacktrack = {};
   liu2013::Liu2013State state = base.start;
+  // The rest of the path last played from (ReplanOptions::carry): its
+  // window i is the plan's window k + i.
+  std::vector<ControlWindow> carried;
   for (size_t k = 0; k < n; ++k) {
     progress.update(double(k) / double(n), "re-planning");
     const auto began = std::chrono::steady_clock::now();
@@ -122,7 +125,9 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
     ReplanWindow report;
     report.window = int32_t(k);
     ControlWindow played = plan[k];
+    bool playOwn = true;  // `played` is the plan's own window k
     std::optional<std::pair<liu2013::Liu2013State, double>> ownEnd;  // window k's own end and cost, once run
+    std::vector<ControlWindow> next;  // what is carried to window k + 1
     if (int(k) >= o.from) {
       const size_t h = std::min(size_t(o.horizon), n - k);
       // The plan's own windows over the horizon, from the live state.
@@ -149,28 +154,52 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
           const Vec3 off = ref.features(state.skeleton).rootPosition - ref.features(plan[k].referenceStart).rootPosition;
           slice.reference = std::make_shared<ReferenceMotion>(
               *base.model, shiftedHorizontally(controller.reference, Vec3(off.x(), 0, off.z())));
-          // The own windows against it (the feedback's rounding differs a
-          // little, so they are run again).
-          SampleRunner look(slice);
+        }
+        // `windows` over the horizon from the live state, where the search
+        // looks (the feedback's rounding differs a little against a moved
+        // reference, so the own windows are run again there).
+        SampleRunner look(slice);
+        auto pathCost = [&](const std::vector<ControlWindow>& windows) {
           SearchState a{state, nullptr};
-          for (size_t i = 0; i < h && report.anchoredCost < 1e30; ++i) {
-            report.anchoredCost = look.run(a, playTask(slice, int32_t(i), plan[k + i]), referenceEnd(plan[k + i])).cost.total;
+          double c = 0;
+          for (size_t i = 0; i < h && c < 1e30; ++i) {
+            c = look.run(a, playTask(slice, int32_t(i), windows[i]), referenceEnd(windows[i])).cost.total;
             a = look.end();
             ++result.samples;
           }
+          return c;
+        };
+        if (o.reanchor) report.anchoredCost = pathCost(slice.windows);
+        double planCost = report.anchoredCost;
+        if (o.carry && !carried.empty()) {
+          std::vector<ControlWindow> path(carried.begin(), carried.begin() + std::ptrdiff_t(std::min(h, carried.size())));
+          for (size_t i = path.size(); i < h; ++i) path.push_back(plan[k + i]);
+          report.carriedCost = pathCost(path);
+          if (report.carriedCost < planCost) {
+            report.carried = true;
+            planCost = report.carriedCost;
+            slice.windows = std::move(path);  // the search samples around it
+          }
         }
+        std::vector<ControlWindow> planned = slice.windows;
         SamconSearch search(std::move(slice), makeThreadedEvaluator(o.threads));
         while (!search.finished()) search.runWindow(progress.sub(double(k) / double(n), double(k + 1) / double(n)));
         result.samples += search.samplesEvaluated();
         if (!search.failed()) report.searchedCost = search.reports().back().best.total;
-        if (report.searchedCost < report.anchoredCost) {
-          played = search.best().front();
+        if (report.searchedCost < planCost) {
+          planned = search.best();
           report.replanned = true;
+        }
+        if (report.replanned || report.carried) {
+          played = planned.front();
+          playOwn = false;
+          if (o.carry) next.assign(planned.begin() + 1, planned.end());
         }
       }
     }
+    carried = std::move(next);
     double cost = 0;
-    if (!report.replanned && ownEnd) {
+    if (playOwn && ownEnd) {
       state = std::move(ownEnd->first);
       cost = ownEnd->second;
     } else {

@@ -41,6 +41,13 @@ struct ReplanOptions {
   // drift it cannot undo within a horizon. Off: against the reference's own
   // place, as the controller was searched.
   bool reanchor = false;
+  // Carry the plan on (receding-horizon warm start): after a window is
+  // played from a search's path (or from a carried one), the rest of that
+  // path, continued by the controller's own windows, competes with the
+  // controller's own windows as the plan the next search samples around
+  // and must beat. Off: every search starts from the controller's own
+  // windows and forgets what the last one found.
+  bool carry = false;
   uint64_t seed = 1;
   int threads = 0;         // sample evaluation threads (0: all cores)
   // A shove before window `shoveWindow` (-1: none): the whole body gains
@@ -58,8 +65,12 @@ struct ReplanWindow {
   double nominalCost = 0;  // the controller's own windows over the horizon, from the live state (1e30: unstable)
   double anchoredCost = 0; // the same against the moved reference (ReplanOptions::reanchor; else nominalCost)
   double savedCost = 0;    // what the controller's search found at the horizon's end
+  double carriedCost = 1e30; // the carried path over the horizon, where the search looks (ReplanOptions::carry;
+                             // 1e30: none carried)
+  bool carried = false;    // the carried path was the plan searched around (it cost less than the own windows)
   double searchedCost = 0; // the search's best over the horizon (1e30: every sample fell or not run);
-                           // its first window is played when this is below anchoredCost
+                           // its first window is played when this is below the plan's cost (anchoredCost,
+                           // or carriedCost where `carried`)
   bool searched = false;   // the search ran (ReplanOptions::above)
   bool replanned = false;  // the search's first window was played
   double endTime = 0;      // s simulated at the window's end

@@ -685,6 +685,7 @@ TEST(CliOptimize, BadInputIsNamed) {
               "would replace the controller being re-planned");
   expectError({"replan", jump, "--controller", "01_01 0-4 s", "--push", "60,1,0,0"}, "after the controller's last window");
   expectError({"replan", jump, "--controller", "01_01 0-4 s", "--push", "-1,1,0,0"}, "its time must be 0 s or later");
+  expectError({"replan", jump, "--controller", "01_01 0-4 s", "--carry", "maybe"}, "--carry");
   EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
 }
 

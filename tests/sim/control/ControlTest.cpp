@@ -1052,7 +1052,8 @@ TEST(Samcon, RefinementDrawsAroundTheEliteWithLessSpread) {
 // and its own windows from the live state cost what their search found;
 // re-planned, a window is the search's only where the search's path ended
 // its horizon better than the controller's own from the same live state, and
-// the result does not depend on the thread count.
+// the result does not depend on the thread count. Carrying the plan on, a
+// searched path's rest is the plan the next window must beat.
 TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   const Project p = test::withCmuClip(riggedHumanoid());
   const ControllerObject made = shortFeedbackController(p, 0.5, 4, 2);
@@ -1137,6 +1138,32 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
     if (w.replanned) EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
   }
   EXPECT_GE(lower, 1);
+  // Carrying the plan on: after a window played from a searched path, the
+  // rest of that path is what the next search must beat, and the search
+  // samples around it where it costs less than the own windows.
+  o.reanchor = false;
+  o.carry = true;
+  o.samples = 20;
+  const ReplanResult d = replanned(2);
+  EXPECT_TRUE(d.played.windows == replanned(1).played.windows);
+  ASSERT_EQ(d.reports.size(), 4u);
+  int carriedOn = 0;
+  for (size_t k = 0; k < d.reports.size(); ++k) {
+    const ReplanWindow& w = d.reports[k];
+    const bool before = k > 0 && (d.reports[k - 1].replanned || d.reports[k - 1].carried);
+    EXPECT_EQ(w.carriedCost < 1e30, before) << "window " << k << ": a path is carried only after one was played";
+    if (w.carried) EXPECT_LT(w.carriedCost, w.anchoredCost) << "window " << k;
+    const double plan = w.carried ? w.carriedCost : w.anchoredCost;
+    if (w.replanned) EXPECT_LT(w.searchedCost, plan) << "window " << k;
+    carriedOn += before;
+    if (!w.replanned && !w.carried && k < made.windows.size())
+      EXPECT_TRUE(d.played.windows[k] == made.windows[k]) << "window " << k;
+  }
+  EXPECT_GE(carriedOn, 1);
+  EXPECT_TRUE(std::any_of(d.reports.begin(), d.reports.end(),
+                          [](const ReplanWindow& w) { return w.carried && !w.replanned; }))
+      << "a window played on from the carried path";
+  for (const ReplanWindow& w : a.reports) EXPECT_FALSE(w.carried || w.carriedCost < 1e30) << "carried only when asked";
   a.played.validate("re-planned", p.skeleton->skeleton.size());
   EXPECT_EQ(a.played.feedback.gains.size(), a.played.windows.size());
 }
