@@ -685,7 +685,10 @@ TEST(CliOptimize, BadInputIsNamed) {
               "would replace the controller being re-planned");
   expectError({"replan", jump, "--controller", "01_01 0-4 s", "--push", "60,1,0,0"}, "after the controller's last window");
   expectError({"replan", jump, "--controller", "01_01 0-4 s", "--push", "-1,1,0,0"}, "its time must be 0 s or later");
-  expectError({"replan", jump, "--controller", "01_01 0-4 s", "--carry", "maybe"}, "--carry");
+  // A switch that is neither on nor off is a usage error (exit code 1, as for every option).
+  const ProcessResult carry = cli(dir, {"replan", jump, "--controller", "01_01 0-4 s", "--carry", "maybe"});
+  EXPECT_EQ(carry.exitCode, 1) << carry.err;
+  EXPECT_NE(carry.err.find("--carry: maybe not in {on,off}"), std::string::npos) << carry.err;
   EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
 }
 
