@@ -30,7 +30,7 @@ struct ReplanArgs {
   double fromTime = 0;
   std::vector<double> push;
   std::string statsJson;
-  std::string reanchor = "off", carry = "off";
+  std::string reanchor = "off", carry = "on";
   std::string output, name;  // the controller as played, saved (empty: not saved)
   bool overwrite = false;
 };
@@ -169,8 +169,8 @@ Subcommand addReplan(CLI::App& app) {
                 "on: search each horizon against the reference moved to where the character is (default off)")
       ->check(CLI::IsMember({"on", "off"}));
   c->add_option("--carry", a->carry,
-                "on: carry the rest of the path last played on as the plan the next search starts from and must "
-                "beat (default off)")
+                "on (default): the rest of the path last played from is the plan the next search starts from and "
+                "must beat; off: every search starts from the controller's own windows")
       ->check(CLI::IsMember({"on", "off"}));
   c->add_option("--hold", a->options.hold, "s held after the controller's end, re-planned too (default 2)")->check(CLI::Range(0.0, 1e4));
   c->add_option("--seed", a->options.seed, "Random seed (default 1)");

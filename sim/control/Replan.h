@@ -46,8 +46,9 @@ struct ReplanOptions {
   // path, continued by the controller's own windows, competes with the
   // controller's own windows as the plan the next search samples around
   // and must beat. Off: every search starts from the controller's own
-  // windows and forgets what the last one found.
-  bool carry = false;
+  // windows and forgets what the last one found (on the shoved jump, more
+  // runs fell: docs/PERFORMANCE.md "Carrying the plan on").
+  bool carry = true;
   uint64_t seed = 1;
   int threads = 0;         // sample evaluation threads (0: all cores)
   // A shove before window `shoveWindow` (-1: none): the whole body gains
