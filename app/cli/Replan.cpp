@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -67,7 +68,7 @@ int replan(const ReplanArgs& args) {
       o.shove = Vec3(args.push[1], args.push[2], args.push[3]);
     }
     o.from = windowAt(args.fromTime);
-    o.reanchor = args.reanchor == "on";
+    o.reanchor = args.reanchor == "on" ? 1.0 : args.reanchor == "off" ? 0.0 : std::stod(args.reanchor);
     o.carry = args.carry == "on";
     if (o.from < int(controller.windows.size()))
       std::printf("re-planning '%s' from window %d of %zu", controller.name.c_str(), o.from, controller.windows.size());
@@ -75,6 +76,7 @@ int replan(const ReplanArgs& args) {
       std::printf("playing '%s' as saved, re-planning only the hold's windows from window %d", controller.name.c_str(),
                   o.from);
     std::printf(": %d samples, %d kept, %d window(s) ahead", o.samples, o.keep, o.horizon);
+    if (o.reanchor > 0) std::printf(", re-anchored %g of the way", o.reanchor);
     if (o.shoveWindow >= 0)
       std::printf("; shoved (%g, %g, %g) m/s before window %d", o.shove.x(), o.shove.y(), o.shove.z(), o.shoveWindow);
     std::printf("\n");
@@ -93,7 +95,7 @@ int replan(const ReplanArgs& args) {
                     w.nominalCost, w.savedCost, w.tiltDegrees, w.wallSeconds);
       else {
         std::printf("window %3d%s: own %.4g (saved %.4g", w.window, kind, w.nominalCost, w.savedCost);
-        if (o.reanchor) std::printf("; %.4g where it is", w.anchoredCost);
+        if (o.reanchor > 0) std::printf("; %.4g where it is", w.anchoredCost);
         if (w.carriedCost < 1e30) std::printf("; carried %.4g%s", w.carriedCost, w.carried ? ", searched around" : "");
         std::printf("), searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.searchedCost,
                     w.replanned ? "re-planned" : w.carried ? "carried" : "own", w.tiltDegrees, w.wallSeconds);
@@ -166,8 +168,17 @@ Subcommand addReplan(CLI::App& app) {
                 "found (0: every window; default 0)")
       ->check(CLI::Range(0.0, 1e5));
   c->add_option("--reanchor", a->reanchor,
-                "on: search each horizon against the reference moved to where the character is (default off)")
-      ->check(CLI::IsMember({"on", "off"}));
+                "on: search each horizon against the reference moved to where the character is; a fraction 0-1: "
+                "moved that part of the way, so the drift fades back to the reference's place (default off)")
+      ->check(CLI::Validator(
+          [](const std::string& v) -> std::string {
+            if (v == "on" || v == "off") return {};
+            char* end = nullptr;
+            const double f = std::strtod(v.c_str(), &end);
+            if (!v.empty() && end && *end == '\0' && f >= 0 && f <= 1) return {};
+            return "must be on, off or a fraction from 0 to 1, not '" + v + "'";
+          },
+          "on|off|FRACTION", "reanchor"));
   c->add_option("--carry", a->carry,
                 "on (default): the rest of the path last played from is the plan the next search starts from and "
                 "must beat; off: every search starts from the controller's own windows")

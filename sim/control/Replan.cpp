@@ -60,9 +60,10 @@ MotionClip shiftedHorizontally(MotionClip clip, const Vec3& offset) {
 ReplanResult replanPlayback(const Project& project, const ControllerObject& controller, const ReplanOptions& o,
                             const Progress& progress, const std::function<void(const ReplanWindow&)>& onWindow) {
   if (o.samples < 1 || o.keep < 1 || o.keep > o.samples || o.horizon < 1 || o.from < 0 || !(o.hold >= 0) ||
-      !(o.hold <= 1e4) || !o.shove.allFinite() || !(o.above >= 0) || !(o.above < 1e6))
+      !(o.hold <= 1e4) || !o.shove.allFinite() || !(o.above >= 0) || !(o.above < 1e6) ||
+      !(o.reanchor >= 0 && o.reanchor <= 1))
     throw InputError("re-planning", "needs samples >= keep >= 1, a horizon >= 1, a first window >= 0, a hold of "
-                                    "0-10,000 s, a finite shove and a threshold of 0 or more");
+                                    "0-10,000 s, a finite shove, a threshold of 0 or more and a re-anchoring fraction of 0-1");
   if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
   controller.validate(project.name, project.skeleton->skeleton.size());
   if (controller.windows.empty()) throw InputError(controller.name, "the controller has no windows");
@@ -144,14 +145,15 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
       if (!(o.above > 0 && report.nominalCost <= o.above * report.savedCost)) {
         report.searched = true;
         // A small search over the same windows from the same state (against
-        // the reference moved to where the character is, reanchor).
+        // the reference moved toward where the character is, reanchor).
         SamconProblem slice = base;
         slice.windows.assign(plan.begin() + std::ptrdiff_t(k), plan.begin() + std::ptrdiff_t(k + h));
         slice.start = state;
         slice.feedback = slicePolicy(feedback, k, h);
         slice.options.seed = o.seed * 0x9e3779b97f4a7c15ull + k;
-        if (o.reanchor) {
-          const Vec3 off = ref.features(state.skeleton).rootPosition - ref.features(plan[k].referenceStart).rootPosition;
+        if (o.reanchor > 0) {
+          const Vec3 off = o.reanchor * (ref.features(state.skeleton).rootPosition -
+                                         ref.features(plan[k].referenceStart).rootPosition);
           slice.reference = std::make_shared<ReferenceMotion>(
               *base.model, shiftedHorizontally(controller.reference, Vec3(off.x(), 0, off.z())));
         }
@@ -169,7 +171,7 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
           }
           return c;
         };
-        if (o.reanchor) report.anchoredCost = pathCost(slice.windows);
+        if (o.reanchor > 0) report.anchoredCost = pathCost(slice.windows);
         double planCost = report.anchoredCost;
         if (o.carry && !carried.empty()) {
           std::vector<ControlWindow> path(carried.begin(), carried.begin() + std::ptrdiff_t(std::min(h, carried.size())));

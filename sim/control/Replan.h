@@ -34,13 +34,17 @@ struct ReplanOptions {
   // every window). Unshoved, the own windows then cost what they did and
   // nothing is searched.
   double above = 0;
-  // Each horizon is searched against the reference moved horizontally to
-  // where the character's root is at its start (its vertical motion and
-  // everything relative kept): after a shove the search then follows the
-  // motion from where the character is, instead of spending itself on the
-  // drift it cannot undo within a horizon. Off: against the reference's own
-  // place, as the controller was searched.
-  bool reanchor = false;
+  // Each horizon is searched against the reference moved horizontally
+  // toward where the character's root is at its start, by this fraction of
+  // the way (its vertical motion and everything relative kept). 1: all the
+  // way; after a shove the search then follows the motion from where the
+  // character is, instead of spending itself on the drift it cannot undo
+  // within a horizon, but nothing brings it back to the reference's place.
+  // Between 0 and 1: each horizon is asked to close the rest of the gap, so
+  // the pull back to the reference's place grows with the distance and the
+  // drift fades. 0 (off): against the reference's own place, as the
+  // controller was searched.
+  double reanchor = 0;
   // Carry the plan on (receding-horizon warm start): after a window is
   // played from a search's path (or from a carried one), the rest of that
   // path, continued by the controller's own windows, competes with the
@@ -64,7 +68,7 @@ struct ReplanOptions {
 struct ReplanWindow {
   int32_t window = 0;
   double nominalCost = 0;  // the controller's own windows over the horizon, from the live state (1e30: unstable)
-  double anchoredCost = 0; // the same against the moved reference (ReplanOptions::reanchor; else nominalCost)
+  double anchoredCost = 0; // the same against the moved reference (ReplanOptions::reanchor > 0; else nominalCost)
   double savedCost = 0;    // what the controller's search found at the horizon's end
   double carriedCost = 1e30; // the carried path over the horizon, where the search looks (ReplanOptions::carry;
                              // 1e30: none carried)

@@ -689,6 +689,13 @@ TEST(CliOptimize, BadInputIsNamed) {
   const ProcessResult carry = cli(dir, {"replan", jump, "--controller", "01_01 0-4 s", "--carry", "maybe"});
   EXPECT_EQ(carry.exitCode, 1) << carry.err;
   EXPECT_NE(carry.err.find("--carry: maybe not in {on,off}"), std::string::npos) << carry.err;
+  // A re-anchoring fraction outside 0-1 (or not a number) is one too, named with its value.
+  for (const char* f : {"1.5", "-0.2", "nan", "half"}) {
+    const ProcessResult r = cli(dir, {"replan", jump, "--controller", "01_01 0-4 s", "--reanchor", f});
+    EXPECT_EQ(r.exitCode, 1) << f << ": " << r.err;
+    EXPECT_NE(r.err.find(std::string("must be on, off or a fraction from 0 to 1, not '") + f + "'"), std::string::npos)
+        << r.err;
+  }
   EXPECT_FALSE(std::filesystem::exists(out)) << "nothing written on bad input";
 }
 

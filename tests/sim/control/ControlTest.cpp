@@ -1090,7 +1090,7 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   // Whether it left its path is judged against the reference's own place
   // when the search would follow the reference moved to where the character
   // is: nothing is searched either.
-  onPath.reanchor = true;
+  onPath.reanchor = 1;
   const ReplanResult anchored = replanPlayback(p, made, onPath);
   EXPECT_TRUE(anchored.played.windows == made.windows);
   for (const ReplanWindow& w : anchored.reports) EXPECT_FALSE(w.searched) << "window " << w.window;
@@ -1131,7 +1131,7 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   // Searched against the reference moved to where the shoved character is:
   // the own windows cost less there (its drift is not counted), and a window
   // is re-planned only where the search beat that.
-  o.reanchor = true;
+  o.reanchor = 1;
   const ReplanResult c = replanned(2);
   int lower = 0;
   for (const ReplanWindow& w : c.reports) {
@@ -1139,10 +1139,24 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
     if (w.replanned) EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
   }
   EXPECT_GE(lower, 1);
+  // Re-anchored part of the way: the reference moved by that fraction of
+  // the gap, so the own windows cost something else there than both against
+  // the reference's place and against the reference moved all the way.
+  // Half-way to nothing is off, bit for bit.
+  o.reanchor = 0.5;
+  const ReplanResult half = replanned(2);
+  int between = 0;
+  for (size_t k = 0; k < half.reports.size() && k < c.reports.size(); ++k) {
+    const ReplanWindow& w = half.reports[k];
+    if (w.replanned) EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
+    if (w.window > o.shoveWindow)
+      between += w.anchoredCost != w.nominalCost && w.anchoredCost != c.reports[k].anchoredCost;
+  }
+  EXPECT_GE(between, 1);
   // Carrying the plan on: after a window played from a searched path, the
   // rest of that path is what the next search must beat, and the search
   // samples around it where it costs less than the own windows.
-  o.reanchor = false;
+  o.reanchor = 0;
   o.carry = true;
   o.samples = 20;
   const ReplanResult d = replanned(2);
@@ -1182,6 +1196,11 @@ TEST(Replan, BadOptionsAndControllersAreRefused) {
   EXPECT_THROW(replanPlayback(p, none, bad), InputError);
   bad = {};
   bad.shove = Vec3(0, std::numeric_limits<double>::infinity(), 0);
+  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  bad = {};
+  bad.reanchor = 1.5;
+  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  bad.reanchor = std::nan("");
   EXPECT_THROW(replanPlayback(p, none, bad), InputError);
   EXPECT_THROW(replanPlayback(p, none, {}), InputError);  // no windows
 }
