@@ -89,16 +89,16 @@ int replan(const ReplanArgs& args) {
       carriedOn += w.carried && !w.replanned;
       const char* kind = size_t(w.window) >= own ? " (hold)" : "";
       if (w.window < o.from)
-        std::printf("window %3d%s: played as saved, tilt %.1f deg\n", w.window, kind, w.tiltDegrees);
+        std::printf("window %3d%s: played as saved, tilt %.1f deg, %.3g m off\n", w.window, kind, w.tiltDegrees, w.placeMetres);
       else if (!w.searched)
-        std::printf("window %3d%s: own %.4g (saved %.4g): on its path, tilt %.1f deg (%.1f s)\n", w.window, kind,
-                    w.nominalCost, w.savedCost, w.tiltDegrees, w.wallSeconds);
+        std::printf("window %3d%s: own %.4g (saved %.4g): on its path, tilt %.1f deg, %.3g m off (%.1f s)\n", w.window,
+                    kind, w.nominalCost, w.savedCost, w.tiltDegrees, w.placeMetres, w.wallSeconds);
       else {
         std::printf("window %3d%s: own %.4g (saved %.4g", w.window, kind, w.nominalCost, w.savedCost);
         if (o.reanchor > 0) std::printf("; %.4g where it is", w.anchoredCost);
         if (w.carriedCost < 1e30) std::printf("; carried %.4g%s", w.carriedCost, w.carried ? ", searched around" : "");
-        std::printf("), searched %.4g: %s, tilt %.1f deg (%.1f s)\n", w.searchedCost,
-                    w.replanned ? "re-planned" : w.carried ? "carried" : "own", w.tiltDegrees, w.wallSeconds);
+        std::printf("), searched %.4g: %s, tilt %.1f deg, %.3g m off (%.1f s)\n", w.searchedCost,
+                    w.replanned ? "re-planned" : w.carried ? "carried" : "own", w.tiltDegrees, w.placeMetres, w.wallSeconds);
       }
       std::fflush(stdout);
       windows.push_back({{"window", w.window}, {"own_cost", w.nominalCost}, {"own_cost_where_it_is", w.anchoredCost},
@@ -107,6 +107,7 @@ int replan(const ReplanArgs& args) {
                          {"saved_cost", w.savedCost},
                          {"searched", w.searched}, {"searched_cost", w.searchedCost},
                          {"replanned", w.replanned}, {"end_time", w.endTime}, {"tilt_degrees", w.tiltDegrees},
+                         {"place_metres", std::isfinite(w.placeMetres) ? nlohmann::json(w.placeMetres) : nlohmann::json(nullptr)},
                          {"wall_seconds", w.wallSeconds}});
     };
     const control::ReplanResult r = control::replanPlayback(project, controller, o, Progress::none(), onWindow);
@@ -115,6 +116,8 @@ int replan(const ReplanArgs& args) {
       std::printf("the character stayed up (max tilt %.1f deg under %.0f)", r.maxTiltDegrees, control::kUprightTiltDegrees);
     else
       std::printf("the character fell at %.2f s (tilt over %.0f deg)", r.fellAt, control::kUprightTiltDegrees);
+    if (!r.reports.empty() && std::isfinite(r.reports.back().placeMetres))
+      std::printf(", %.3g m from the reference's place", r.reports.back().placeMetres);
     std::printf("; %d of %zu windows re-planned", replanned, r.reports.size());
     if (o.carry) std::printf(", %d played on from a carried path", carriedOn);
     std::printf(", %lld sample windows in %.0f s\n", static_cast<long long>(r.samples), seconds);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <utility>
 
@@ -212,7 +213,15 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
     result.played.windows.push_back(played);
     const bool unstable = cost >= 1e30;
     report.endTime = state.time;
-    report.tiltDegrees = unstable ? 180.0 : tiltDegrees(ref.features(state.skeleton), ref.features(referenceEnd(played)));
+    if (unstable) {
+      report.tiltDegrees = 180.0;
+      report.placeMetres = std::numeric_limits<double>::infinity();
+    } else {
+      const BodyFeatures now = ref.features(state.skeleton), there = ref.features(referenceEnd(played));
+      report.tiltDegrees = tiltDegrees(now, there);
+      const Vec3 off = now.rootPosition - there.rootPosition;
+      report.placeMetres = std::hypot(off.x(), off.z());
+    }
     report.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     result.maxTiltDegrees = std::max(result.maxTiltDegrees, report.tiltDegrees);
     if (result.stayedUp && !(report.tiltDegrees <= kUprightTiltDegrees)) {

@@ -80,6 +80,7 @@ struct ReplanWindow {
   bool replanned = false;  // the search's first window was played
   double endTime = 0;      // s simulated at the window's end
   double tiltDegrees = 0;  // the root's tilt from the reference's at the window's end
+  double placeMetres = 0;  // the root's horizontal distance from the reference's at the window's end
   double wallSeconds = 0;
 };
 

@@ -1074,6 +1074,8 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   const double end = made.windows.back().referenceStart + made.windows.back().referenceDuration;
   EXPECT_EQ(asSaved.reports.back().tiltDegrees,
             tiltDegrees(ref.features(run.solver->state().skeleton), ref.features(end)));
+  const Vec3 off = ref.features(run.solver->state().skeleton).rootPosition - ref.features(end).rootPosition;
+  EXPECT_EQ(asSaved.reports.back().placeMetres, std::hypot(off.x(), off.z()));
 
   // Unshoved, the own windows cost exactly what their search found: with a
   // threshold nothing is searched.
