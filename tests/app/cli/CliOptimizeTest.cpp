@@ -148,8 +148,10 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   const json rs = json::parse(test::readBytes(rpStats));
   ASSERT_EQ(rs["windows"].size(), size_t(stats["windows_total"].get<int>() + 1));
   int replanned = 0;
+  EXPECT_NE(rp.out.find("m from the reference's place; "), std::string::npos) << rp.out;
   for (const json& w : rs["windows"]) {
     EXPECT_TRUE(w["searched"].get<bool>());
+    EXPECT_GE(w["place_metres"].get<double>(), 0.0) << "the root's distance from the reference's";
     if (w["replanned"].get<bool>()) {
       ++replanned;
       EXPECT_LT(w["searched_cost"].get<double>(), w["own_cost"].get<double>());
