@@ -1138,19 +1138,22 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   int lower = 0;
   for (const ReplanWindow& w : c.reports) {
     if (w.window > o.shoveWindow) lower += w.anchoredCost < w.nominalCost;
-    if (w.replanned) EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
+    if (w.replanned) {
+      EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
+    }
   }
   EXPECT_GE(lower, 1);
   // Re-anchored part of the way: the reference moved by that fraction of
   // the gap, so the own windows cost something else there than both against
   // the reference's place and against the reference moved all the way.
-  // Half-way to nothing is off, bit for bit.
   o.reanchor = 0.5;
   const ReplanResult half = replanned(2);
   int between = 0;
   for (size_t k = 0; k < half.reports.size() && k < c.reports.size(); ++k) {
     const ReplanWindow& w = half.reports[k];
-    if (w.replanned) EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
+    if (w.replanned) {
+      EXPECT_LT(w.searchedCost, w.anchoredCost) << "window " << w.window;
+    }
     if (w.window > o.shoveWindow)
       between += w.anchoredCost != w.nominalCost && w.anchoredCost != c.reports[k].anchoredCost;
   }
@@ -1169,12 +1172,17 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
     const ReplanWindow& w = d.reports[k];
     const bool before = k > 0 && (d.reports[k - 1].replanned || d.reports[k - 1].carried);
     EXPECT_EQ(w.carriedCost < 1e30, before) << "window " << k << ": a path is carried only after one was played";
-    if (w.carried) EXPECT_LT(w.carriedCost, w.anchoredCost) << "window " << k;
+    if (w.carried) {
+      EXPECT_LT(w.carriedCost, w.anchoredCost) << "window " << k;
+    }
     const double plan = w.carried ? w.carriedCost : w.anchoredCost;
-    if (w.replanned) EXPECT_LT(w.searchedCost, plan) << "window " << k;
+    if (w.replanned) {
+      EXPECT_LT(w.searchedCost, plan) << "window " << k;
+    }
     carriedOn += before;
-    if (!w.replanned && !w.carried && k < made.windows.size())
+    if (!w.replanned && !w.carried && k < made.windows.size()) {
       EXPECT_TRUE(d.played.windows[k] == made.windows[k]) << "window " << k;
+    }
   }
   EXPECT_GE(carriedOn, 1);
   EXPECT_TRUE(std::any_of(d.reports.begin(), d.reports.end(),
@@ -1189,21 +1197,33 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
 TEST(Replan, BadOptionsAndControllersAreRefused) {
   const Project p = riggedHumanoid();
   const ControllerObject none;
+  // Each option is refused for itself: the options are checked before the
+  // controller (which has no windows here), and the message names the re-planning.
+  auto refused = [&](const ReplanOptions& o) {
+    try {
+      replanPlayback(p, none, o);
+    } catch (const InputError& e) {
+      return e.file() == "re-planning";
+    }
+    return false;
+  };
   ReplanOptions bad;
   bad.samples = 2;
   bad.keep = 3;
-  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  EXPECT_TRUE(refused(bad));
   bad = {};
   bad.hold = std::nan("");
-  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  EXPECT_TRUE(refused(bad));
   bad = {};
   bad.shove = Vec3(0, std::numeric_limits<double>::infinity(), 0);
-  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  EXPECT_TRUE(refused(bad));
   bad = {};
   bad.reanchor = 1.5;
-  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  EXPECT_TRUE(refused(bad));
   bad.reanchor = std::nan("");
-  EXPECT_THROW(replanPlayback(p, none, bad), InputError);
+  EXPECT_TRUE(refused(bad));
+  bad.reanchor = 0.5;
+  EXPECT_FALSE(refused(bad)) << "a fraction in range passes the options' check";
   EXPECT_THROW(replanPlayback(p, none, {}), InputError);  // no windows
 }
 
