@@ -129,6 +129,7 @@ struct SimulateArgs {
   std::string feedback = "on";         // with its feedback policy, when it has one
   std::vector<double> push;            // T, VX, VY, VZ: at T s the whole body gains (VX, VY, VZ) m/s (Liu 2013 solver)
   bool secondsGiven = false;           // else a controller plays for its duration + 1 s
+  bool noShove = false;                // play a controller without its saved shove
   bool driveGiven = false;             // --drive on the command line
   std::vector<std::string> drivenBones;  // li2019: the bones the clip drives (empty: all)
   std::vector<double> pinBox;          // li2019: x0,y0,z0,x1,y1,z1: nodes inside are pinned at rest

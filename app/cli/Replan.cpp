@@ -48,17 +48,7 @@ int replan(const ReplanArgs& args) {
       throw InputError("--name", "'" + args.name + "' would replace the controller being re-planned; give another name");
     const ControllerObject& controller = project.controllers[controllerIndex(project, args.project, args.controller)];
     control::ReplanOptions o = args.options;
-    // Windows by their simulated start in the saved controller.
-    auto windowAt = [&](double t) {
-      double start = 0;
-      for (size_t k = 0; k < controller.windows.size(); ++k) {
-        if (start + 1e-9 >= t) return int(k);
-        start += controller.windows[k].duration;
-      }
-      // After the end: the hold's windows, each as long as the last.
-      return int(controller.windows.size()) +
-             int(std::ceil((t - start) / controller.windows.back().referenceDuration - 1e-9));
-    };
+    auto windowAt = [&](double t) { return control::windowStartingAt(controller, t); };
     if (!args.push.empty()) {
       if (args.push.size() != 4) throw InputError("--push", "needs four finite numbers T,VX,VY,VZ");
       if (!(args.push[0] >= 0)) throw InputError("--push", "its time must be 0 s or later");
@@ -121,21 +111,15 @@ int replan(const ReplanArgs& args) {
     std::printf("; %d of %zu windows re-planned", replanned, r.reports.size());
     if (o.carry) std::printf(", %d played on from a carried path", carriedOn);
     std::printf(", %lld sample windows in %.0f s\n", static_cast<long long>(r.samples), seconds);
-    double shovedAt = 0;
-    for (int k = 0; k < o.shoveWindow; ++k) shovedAt += r.played.windows[size_t(k)].duration;
-    if (o.shoveWindow >= 0) std::printf("shoved at %.6g s (simulated)\n", shovedAt);
+    if (!r.played.shove.empty()) std::printf("shoved at %.6g s (simulated)\n", r.played.shove.time);
     if (!args.output.empty()) {
       ControllerObject played = r.played;
       played.name = args.name;
       putController(project, std::move(played));
       saveProject(project, args.output);
       std::printf("saved the controller as played as '%s' in %s", args.name.c_str(), args.output.c_str());
-      liu2013::Settings scene;
-      liu2013::applyScene(project.simulation, scene);
-      if (o.shoveWindow >= 0)
-        std::printf(" (replay it shoved as here: simulate --controller '%s' --fps %g --push %.6g,%g,%g,%g)",
-                    args.name.c_str(), 1.0 / (r.played.step > 0 ? r.played.step : scene.dt), shovedAt,
-                    o.shove.x(), o.shove.y(), o.shove.z());
+      if (!r.played.shove.empty())
+        std::printf(" with its shove (replay it: simulate --controller '%s', which shoves it as here)", args.name.c_str());
       std::printf("\n");
     }
     if (!args.statsJson.empty())
@@ -144,6 +128,9 @@ int replan(const ReplanArgs& args) {
                                                      {"max_tilt_degrees", r.maxTiltDegrees},
                                                      {"replanned_windows", replanned},
                                                      {"sample_windows", r.samples},
+                                                     {"shove", r.played.shove.empty() ? nlohmann::json(nullptr)
+                                                                                      : nlohmann::json{{"time", r.played.shove.time},
+                                                                                                       {"velocity", {o.shove.x(), o.shove.y(), o.shove.z()}}}},
                                                      {"wall_seconds", seconds},
                                                      {"windows", windows}}
                                               .dump() + "\n");

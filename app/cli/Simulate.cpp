@@ -409,12 +409,20 @@ int simulate(const SimulateArgs& args) {
     run.recordSurface = run.recordSkeleton = !args.exportDir.empty();
     if (!args.push.empty() && !(args.push[0] >= 0 && args.push[0] < run.seconds))
       throw InputError("--push", "its time must lie within the run (0 to " + std::to_string(run.seconds) + " s)");
+    // The shove: --push, else the controller's own (a re-planned run's), unless --no-shove.
+    ControllerShove shove;
+    if (!args.push.empty()) shove = {args.push[0], Vec3(args.push[1], args.push[2], args.push[3])};
+    else if (controller && !args.noShove) shove = controller->shove;
+    const bool ownShove = args.push.empty() && !shove.empty();
+    if (ownShove && !(shove.time < run.seconds))
+      std::cout << "note: controller '" << controller->name << "' is shoved at " << shove.time
+                << " s, after this run's end\n";
     double pushedAt = -1;
+    run.beforeStep = [&] {
+      if (pushedAt < 0 && shove.dueAt(sim.time(), sim.dt()) && sim.push(shove.velocity)) pushedAt = sim.time();
+    };
     Tracking tracking;
     run.onFrame = [&] {
-      if (!args.push.empty() && pushedAt < 0 && sim.time() + 0.5 * sim.dt() >= args.push[0] &&
-          sim.push(Vec3(args.push[1], args.push[2], args.push[3])))
-        pushedAt = sim.time();
       if (controller) tracking.record(controlled);
     };
     const RunRecord rec = runSimulation(sim, run);
@@ -448,7 +456,10 @@ int simulate(const SimulateArgs& args) {
       setup["feedback"] = controlled.policy->feedback();
     }
     if (*kind == SolverKind::Sheth2015) setup["build_seconds"] = buildSeconds;
-    if (!args.push.empty()) setup["push"] = {{"time", pushedAt}, {"velocity", {args.push[1], args.push[2], args.push[3]}}};
+    if (!shove.empty())
+      setup["push"] = {{"time", pushedAt},
+                       {"velocity", {shove.velocity.x(), shove.velocity.y(), shove.velocity.z()}},
+                       {"from", ownShove ? "controller" : "--push"}};
     nlohmann::json stats = nlohmann::json::parse(statsJson(rec, sim.solverName(), sim.dt(), threads, setup.dump()));
     if (controller) {
       stats["tracking"] = tracking.frames;
@@ -483,7 +494,9 @@ int simulate(const SimulateArgs& args) {
                 << "\n";
     if (controller && !tracking.jumpText().empty()) std::cout << tracking.jumpText() << "\n";
     if (controller && !tracking.feetText().empty()) std::cout << tracking.feetText() << "\n";
-    if (pushedAt >= 0) std::cout << "pushed at " << pushedAt << " s\n";
+    if (pushedAt >= 0)
+      std::cout << "pushed at " << pushedAt << " s" << (ownShove ? " (the controller's shove; --no-shove plays it without)" : "")
+                << "\n";
     if (!rec.stopped.empty()) {
       std::cerr << "sinew-cli: " << args.project << ": the run stopped at t = " << rec.simulatedSeconds << " s: " << rec.stopped << "\n";
       return int(kBadInput);
@@ -557,6 +570,9 @@ Subcommand addSimulate(CLI::App& app) {
                   "with a controller, its summary reports how far the character tilted)")
       ->expected(4)
       ->delimiter(',');
+  sim->add_flag("--no-shove", a->noShove,
+                "Play the controller without the shove it was re-planned against (sinew-cli replan saves it with the "
+                "controller, and playing gives it by default; --push replaces it)");
   return {sim, [a, sim] {
     a->secondsGiven = sim->count("--seconds") > 0;
     a->driveGiven = sim->count("--drive") > 0;

@@ -284,6 +284,9 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   feedback_ = new QCheckBox(tr("Feedback"), saved);
   feedback_->setObjectName("ctlFeedback");
   feedback_->setToolTip(tr("Play with the controller's feedback policy (when it has one)"));
+  shove_ = new QCheckBox(tr("Shove"), saved);
+  shove_->setObjectName("ctlShove");
+  shove_->setToolTip(tr("Play with the shove the controller was re-planned against (when it has one)"));
   play_ = new QPushButton(tr("Play"), saved);
   play_->setObjectName("ctlPlay");
   play_->setToolTip(tr("Play the controller in the viewport, its reference beside it as a ghost; Ctrl+drag pushes"));
@@ -292,6 +295,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   auto* row = new QHBoxLayout;
   row->addWidget(play_);
   row->addWidget(feedback_);
+  row->addWidget(shove_);
   row->addWidget(delete_);
   fit_ = new QPushButton(tr("Fit Feedback"), saved);
   fit_->setObjectName("ctlFitFeedback");
@@ -322,6 +326,8 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   cv->addLayout(fitRow);
   cv->addLayout(searchOnRow);
   v->addWidget(saved);
+  replanBox_ = new ReplanBox(doc_, log_, [this] { return selectedController(); }, this);
+  v->addWidget(replanBox_);
   v->addStretch(1);
 
   connect(clip_, &QComboBox::currentIndexChanged, this, [this] {
@@ -350,6 +356,19 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
     }
   });
   connect(play_, &QPushButton::clicked, this, &ControllerPanel::playSelected);
+  connect(controllers_, &QListWidget::currentRowChanged, replanBox_, &ReplanBox::updateButtons);
+  connect(replanBox_, &ReplanBox::playShoved, this, [this](const ControllerShove& shove) {
+    if (const ControllerObject* c = selectedController()) {
+      ControllerObject played = *c;
+      played.shove = shove;
+      sim_->setController(std::move(played), feedback_->isChecked());
+      sim_->play();
+    }
+  });
+  connect(replanBox_, &ReplanBox::added, this, [this](const QString& name) {
+    const QList<QListWidgetItem*> items = controllers_->findItems(name, Qt::MatchExactly);
+    if (!items.isEmpty()) controllers_->setCurrentItem(items.front());
+  });
   connect(delete_, &QPushButton::clicked, this, &ControllerPanel::deleteSelected);
   connect(fit_, &QPushButton::clicked, this, &ControllerPanel::fitSelectedFeedback);
   connect(searchOn_, &QPushButton::clicked, this, &ControllerPanel::searchOnSelected);
@@ -674,7 +693,9 @@ void ControllerPanel::playSelected() {
   const ObjectId id = ObjectId(item->data(Qt::UserRole).toULongLong());
   for (const ControllerObject& c : doc_->project().controllers)
     if (c.id == id) {
-      sim_->setController(c, feedback_->isChecked());
+      ControllerObject played = c;
+      if (!shove_->isChecked()) played.shove = {};
+      sim_->setController(std::move(played), feedback_->isChecked());
       sim_->play();
       return;
     }
@@ -789,12 +810,22 @@ void ControllerPanel::updateButtons() {
   const bool selected = controllers_->currentItem() != nullptr;
   play_->setEnabled(selected);
   delete_->setEnabled(selected && !running);
-  bool hasFeedback = false;
+  bool hasFeedback = false, hasShove = false;
   ObjectId current = 0;
-  if (const QListWidgetItem* item = controllers_->currentItem())
-    for (const ControllerObject& c : doc_->project().controllers)
-      if (c.id == ObjectId(item->data(Qt::UserRole).toULongLong())) hasFeedback = !c.feedback.empty(), current = c.id;
+  if (const ControllerObject* c = selectedController())
+    hasFeedback = !c->feedback.empty(), hasShove = !c->shove.empty(), current = c->id;
   feedback_->setEnabled(hasFeedback);
+  shove_->setEnabled(hasShove);
+  if (current != feedbackShownFor_) {
+    shove_->setChecked(hasShove);  // a newly selected controller plays with its shove
+    if (hasShove && replanBox_) replanBox_->showShove(selectedController()->shove);
+  }
+  if (const ControllerObject* c = selectedController(); c && hasShove)
+    shove_->setToolTip(tr("Play with the shove it was re-planned against: (%1, %2, %3) m/s at %4 s")
+                           .arg(c->shove.velocity.x()).arg(c->shove.velocity.y()).arg(c->shove.velocity.z())
+                           .arg(c->shove.time, 0, 'f', 3));
+  else
+    shove_->setToolTip(tr("Play with the shove the controller was re-planned against (when it has one)"));
   fit_->setEnabled(hasFeedback && !fitter_->busy());
   searchOn_->setEnabled(selected && !running);
   searchFrom_->setEnabled(selected);

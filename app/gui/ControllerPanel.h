@@ -11,12 +11,15 @@
 // (control::regressFeedback; progress dialog, Cancel) and replaces its policy
 // when held-out pushes score lower (undoable). Search On From goes back
 // into a saved controller's search part-way (or on from where it stopped)
-// with new sampling settings. Widgets are named ("ctl...") for tests.
+// with new sampling settings. Re-plan Against a Shove (ReplanBox) plays it
+// shoved, re-planning as it goes, and adds the run as a controller whose
+// shove Play gives (the Shove box). Widgets are named ("ctl...") for tests.
 #pragma once
 
 #include "Document.h"
 #include "Log.h"
 #include "OptimizerSession.h"
+#include "ReplanBox.h"
 #include "SimulationController.h"
 #include "TaskRunner.h"
 
@@ -44,6 +47,7 @@ class ControllerPanel : public QWidget {
   ControllerPanel(Document* doc, SimulationController* sim, Log* log, QWidget* parent = nullptr);
   OptimizerSession* session() const { return session_; }
   TaskRunner* fitter() const { return fitter_; }
+  ReplanBox* replanBox() const { return replanBox_; }
   // The search's settings as the widgets say (the joint map from the table).
   control::OptimizeSpec spec() const;
 
@@ -80,7 +84,8 @@ class ControllerPanel : public QWidget {
   QSpinBox *backtracks_, *backtrackWindows_;
   QDoubleSpinBox *backtrackAbove_, *backtrackSamples_, *scoreShove_, *tangentWeight_;
   void setRobustness(control::SamconOptions& o) const;  // from the "Go back", "Score shoved" and "Score twin growth" editors
-  QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_;
+  QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_, *shove_;
+  ReplanBox* replanBox_ = nullptr;
   ObjectId feedbackShownFor_ = 0;     // the controller the Feedback box was last set for
   QLineEdit* name_;
   QTableWidget* jointMap_;

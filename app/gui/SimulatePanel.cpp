@@ -493,8 +493,19 @@ void SimulatePanel::updateFrames() {
                     : tr("\ncontroller '%1' ended at %2\u00a0s: it holds the last pose, balancing").arg(QString::fromStdString(c->name)).arg(end, 0, 'f', 2);
   }
   time_->setText(text);
-  const int endFrame = c && sim_->frameTime() > 0 ? int(std::lround(c->duration() / sim_->frameTime())) : -1;
-  timeline_->setMarker(endFrame, endFrame < 0 ? QString() : tr("The controller ends here (%1 s); after it, the character holds the reference's last pose, balancing").arg(c->duration(), 0, 'f', 2));
+  std::vector<TimelineSlider::Mark> marks;
+  if (c && sim_->frameTime() > 0) {
+    const ControllerShove& shove = c->shove;
+    if (!shove.empty())
+      marks.push_back({int(std::lround(shove.time / sim_->frameTime())), QColor(240, 170, 30),
+                       tr("The controller's shove (%1, %2, %3 m/s, which it was re-planned against) comes here (%4 s)")
+                           .arg(shove.velocity.x(), 0, 'g', 3).arg(shove.velocity.y(), 0, 'g', 3)
+                           .arg(shove.velocity.z(), 0, 'g', 3).arg(shove.time, 0, 'f', 3)});
+    marks.push_back({int(std::lround(c->duration() / sim_->frameTime())), QColor(220, 60, 40),
+                     tr("The controller ends here (%1 s); after it, the character holds the reference's last pose, balancing")
+                         .arg(c->duration(), 0, 'f', 2)});
+  }
+  timeline_->setMarks(std::move(marks));
   realtime_->setText(sim_->realtimeFactor() > 0 ? QString::number(sim_->realtimeFactor(), 'f', 2) + "x" : "-");
   msPerStep_->setText(sim_->msPerStep() > 0 ? QString::number(sim_->msPerStep(), 'f', 2) + " ms" : "-");
   updateState();

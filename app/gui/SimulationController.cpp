@@ -152,7 +152,12 @@ void SimulationController::setController(std::optional<ControllerObject> control
                    .arg(QString::fromStdString(controller_->name))
                    .arg(controller_->windows.size())
                    .arg(controller_->duration(), 0, 'f', 2)
-                   .arg(controllerFeedback_ ? tr(" with feedback") : QString()));
+                   .arg(controllerFeedback_ ? tr(" with feedback") : QString()) +
+               (controller_->shove.empty()
+                    ? QString()
+                    : tr(", shoved (%1, %2, %3) m/s at %4 s")
+                          .arg(controller_->shove.velocity.x()).arg(controller_->shove.velocity.y())
+                          .arg(controller_->shove.velocity.z()).arg(controller_->shove.time, 0, 'f', 4)));
   emit stateChanged();
 }
 
@@ -397,6 +402,10 @@ QString SimulationController::hudText(double t) const {
     const double end = controller_->duration();
     text += t < end ? tr("  controller %1 / %2 s").arg(t, 0, 'f', 2).arg(end, 0, 'f', 2)
                     : tr("  controller ended at %1 s, holding").arg(end, 0, 'f', 2);
+    const ControllerShove& shove = controller_->shove;
+    if (!shove.empty())
+      text += (t <= shove.time + 1e-9 ? tr("  shove at %1 s") : tr("  shoved at %1 s"))  // given before the step after it
+                  .arg(shove.time, 0, 'f', 3);
   }
   return text;
 }

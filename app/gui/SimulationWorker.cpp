@@ -99,6 +99,7 @@ void SimulationWorker::buildFrom(SimBuild& b) {
   std::unique_ptr<Simulation> sim;
   std::shared_ptr<const control::ReferenceMotion> reference;
   std::shared_ptr<const control::ControllerPolicy> policy;
+  const ControllerShove shove = b.controller ? b.controller->shove : ControllerShove{};
   if (b.controller) {
     // A controller drives the Liu 2013 character from its reference's first pose.
     liu2013::Settings s;
@@ -138,6 +139,7 @@ void SimulationWorker::buildFrom(SimBuild& b) {
   sim_ = std::move(sim);
   reference_ = std::move(reference);
   policy_ = std::move(policy);
+  shove_ = shove;
   followers_ = std::move(followers);
   frames_.clear();
   ++revision_;
@@ -188,7 +190,10 @@ void SimulationWorker::run(std::optional<SimBuild> build, int frames) {
     const int steps = std::max(1, int(std::lround(frameTime_ / sim_->dt())));
     const auto t0 = std::chrono::steady_clock::now();
     try {
-      for (int i = 0; i < steps; ++i) sim_->step();
+      for (int i = 0; i < steps; ++i) {
+        if (shove_.dueAt(sim_->time(), sim_->dt())) sim_->push(shove_.velocity);
+        sim_->step();
+      }
     } catch (const std::exception& e) {  // SimulationError: back at the last good state
       if (cb_.failed) cb_.failed(e.what(), false);
       break;

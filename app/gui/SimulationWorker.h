@@ -2,7 +2,8 @@
 // (makeSimulation; a controller's run through control::prepareControllerRun),
 // steps it frame by frame on its own thread and records every frame in a
 // timeline (surfaces, joint poses, measures, a snapshot to resume from; VIPER's
-// rods and other skins; a controller's reference as a ghost). Changes the UI
+// rods and other skins; a controller's reference as a ghost), giving a played
+// controller its shove before the step it is due at. Changes the UI
 // makes while it runs (drive, toggles, scene, mouse spring, activation) are
 // queued and applied between frames; when it is idle they apply at once. No
 // Qt: it reports through callbacks, called on the worker thread.
@@ -115,6 +116,7 @@ class SimulationWorker {
   std::unique_ptr<Simulation> sim_;  // the worker's while it runs, the UI thread's otherwise
   std::shared_ptr<const control::ReferenceMotion> reference_;
   std::shared_ptr<const control::ControllerPolicy> policy_;
+  ControllerShove shove_;  // a played controller's shove, given before the step it is due at
   Followers followers_;
   std::vector<Tri> triangles_;
   std::vector<ModalBodyInfo> modal_;

@@ -58,13 +58,24 @@ MotionClip shiftedHorizontally(MotionClip clip, const Vec3& offset) {
 
 }  // namespace
 
+int32_t windowStartingAt(const ControllerObject& controller, double t) {
+  double start = 0;
+  for (size_t k = 0; k < controller.windows.size(); ++k) {
+    if (start + 1e-9 >= t) return int32_t(k);
+    start += controller.windows[k].duration;
+  }
+  if (controller.windows.empty()) return 0;
+  const double after = std::ceil((t - start) / controller.windows.back().referenceDuration - 1e-9);
+  return int32_t(controller.windows.size()) + int32_t(after > 1e9 ? 1e9 : after >= 0 ? after : 0);  // NaN: 0
+}
+
 ReplanResult replanPlayback(const Project& project, const ControllerObject& controller, const ReplanOptions& o,
                             const Progress& progress, const std::function<void(const ReplanWindow&)>& onWindow) {
   if (o.samples < 1 || o.keep < 1 || o.keep > o.samples || o.horizon < 1 || o.from < 0 || !(o.hold >= 0) ||
-      !(o.hold <= 1e4) || !o.shove.allFinite() || !(o.above >= 0) || !(o.above < 1e6) ||
+      !(o.hold <= 1e4) || !o.shove.allFinite() || !(o.shove.norm() <= kMaxShoveSpeed) || !(o.above >= 0) || !(o.above < 1e6) ||
       !(o.reanchor >= 0 && o.reanchor <= 1))
     throw InputError("re-planning", "needs samples >= keep >= 1, a horizon >= 1, a first window >= 0, a hold of "
-                                    "0-10,000 s, a finite shove, a threshold of 0 or more and a re-anchoring fraction of 0-1");
+                                    "0-10,000 s, a finite shove of at most 100 m/s, a threshold of 0 or more and a re-anchoring fraction of 0-1");
   if (!project.skeleton) throw InputError(project.name, "the project has no skeleton");
   controller.validate(project.name, project.skeleton->skeleton.size());
   if (controller.windows.empty()) throw InputError(controller.name, "the controller has no windows");
@@ -116,6 +127,7 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
   result.played.feedback = feedback;
   result.played.searchKept.clear();
   result.played.searchBacktrack = {};
+  result.played.shove = {};  // the shove this run gets, recorded when it comes
   liu2013::Liu2013State state = base.start;
   // The rest of the path last played from (ReplanOptions::carry): its
   // window i is the plan's window k + i.
@@ -123,7 +135,10 @@ ReplanResult replanPlayback(const Project& project, const ControllerObject& cont
   for (size_t k = 0; k < n; ++k) {
     progress.update(double(k) / double(n), "re-planning");
     const auto began = std::chrono::steady_clock::now();
-    if (int(k) == o.shoveWindow) liu2013::addRigidVelocity(*base.model, state, o.shove, Vec3::Zero(), Vec3::Zero());
+    if (int(k) == o.shoveWindow) {
+      result.played.shove = {state.time, o.shove};
+      liu2013::addRigidVelocity(*base.model, state, o.shove, Vec3::Zero(), Vec3::Zero());
+    }
     ReplanWindow report;
     report.window = int32_t(k);
     ControlWindow played = plan[k];

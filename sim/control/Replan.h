@@ -86,9 +86,9 @@ struct ReplanWindow {
 
 struct ReplanResult {
   // The controller as played: its windows re-planned where they were, the
-  // hold's windows after them (with the last window's feedback gains); it
-  // replays this run exactly when shoved as the run was (at the start of
-  // window options.shoveWindow).
+  // hold's windows after them (with the last window's feedback gains), and
+  // the run's shove (ControllerObject::shove, none when unshoved), so that
+  // playing it replays this run exactly.
   ControllerObject played;
   std::vector<ReplanWindow> reports;
   double maxTiltDegrees = 0;            // over window ends and the hold
@@ -96,6 +96,11 @@ struct ReplanResult {
   double fellAt = -1;                   // s (simulated) when it first was
   int64_t samples = 0;                  // sample windows simulated
 };
+
+// The window of `controller` that starts at or after simulated time `t` (a
+// hair of rounding allowed); after its last window starts, the hold's
+// windows (each as long as the last window's reference span) count on.
+int32_t windowStartingAt(const ControllerObject& controller, double t);
 
 // Plays `controller` (with its feedback policy) from the settled start,
 // re-planning each window from `options.from` on. Throws InputError on bad

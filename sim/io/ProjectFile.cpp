@@ -196,6 +196,8 @@ json controllerToJson(const ControllerObject& c, BlobWriter& blobs) {
          {"targets", windows["targets"]},
          {"settings", c.settings}};
   if (c.step > 0) o["step"] = c.step;  // optional (added within version 3): absent is the project's step
+  if (!c.shove.empty())  // optional (added within version 3): absent is none
+    o["shove"] = {{"time", c.shove.time}, {"velocity", {c.shove.velocity.x(), c.shove.velocity.y(), c.shove.velocity.z()}}};
   if (!c.searchKept.empty()) {  // optional (added within version 3)
     json kept = json::array();
     for (const auto& path : c.searchKept) kept.push_back(windowsToJson(path, blobs));
@@ -469,6 +471,15 @@ ControllerObject controllerFromJson(const json& c, BlobReader& blobs, const std:
   o.pdFrequency = c.value("pdFrequency", 0.0);
   o.stanceAngle = c.value("stanceAngle", 0.1);  // files before it was saved: the search's fixed 0.1
   if (c.contains("step")) o.step = field<double>(c, "step", ctx, path);
+  if (c.contains("shove")) {
+    const json& sh = c.at("shove");
+    if (!sh.is_object()) throw InputError(path, ctx + ": shove must be an object with a time and a velocity");
+    o.shove.time = field<double>(sh, "time", ctx + " shove", path);
+    const std::vector<double> v = field<std::vector<double>>(sh, "velocity", ctx + " shove", path);
+    if (v.size() != 3) throw InputError(path, ctx + ": the shove's velocity needs three numbers");
+    o.shove.velocity = Vec3(v[0], v[1], v[2]);
+    if (!(o.shove.time >= 0)) throw InputError(path, ctx + ": the shove's time must be 0 s or later");
+  }
   o.reference = clipFromJson(field<json>(c, "reference", ctx, path), blobs, path);
   o.settings = c.value("settings", "");
   o.windows = windowsFromJson(c, blobs, o.jointMap.size(), ctx, path);

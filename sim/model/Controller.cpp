@@ -40,6 +40,9 @@ void ControllerObject::validate(const std::string& context, size_t jointCount) c
     throw InputError(context, what + ": step must be 0 (the project's) or lie in [" + std::to_string(kMinControllerStep) +
                                   ", " + std::to_string(kMaxControllerStep) + "] s");
   reference.validate(context + ": " + what + " reference");
+  if (!shove.empty() && !(std::isfinite(shove.time) && shove.velocity.allFinite() && shove.velocity.norm() <= kMaxShoveSpeed))
+    throw InputError(context, what + ": its shove must have a finite time and a finite velocity of at most " +
+                                  std::to_string(int(kMaxShoveSpeed)) + " m/s");
   auto checkWindow = [&](const ControlWindow& w, const std::string& where) {
     if (!(w.duration > 0 && w.referenceDuration > 0 && w.referenceStart >= 0) || !std::isfinite(w.duration) ||
         !std::isfinite(w.referenceDuration) || !std::isfinite(w.referenceStart))

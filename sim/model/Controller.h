@@ -64,6 +64,21 @@ struct SearchBacktrackRecord {
   std::vector<ControlWindow> path(int32_t leaf) const;
 };
 
+// A shove a controller was made to answer (sinew-cli replan --push, the
+// Control panel's Re-plan): at simulated time `time` the whole body gains
+// `velocity` (liu2013::addRigidVelocity). Playing the controller gives it the
+// same shove before the same step, so a re-planned run replays exactly.
+struct ControllerShove {
+  double time = -1;                   // s simulated (< 0: none)
+  Vec3 velocity = Vec3::Zero();       // m/s
+  bool empty() const { return time < 0; }
+  // Whether it comes before the step that starts at simulated time `t`
+  // (step `dt`): the step whose start lies within half a step of it.
+  bool dueAt(double t, double dt) const { return time >= 0 && t - 0.5 * dt < time && time <= t + 0.5 * dt; }
+  bool operator==(const ControllerShove& o) const { return time == o.time && velocity == o.velocity; }
+};
+inline constexpr double kMaxShoveSpeed = 100;  // m/s: a larger shove in a file is refused as malformed
+
 // The time steps a controller may be made at and played at (s).
 inline constexpr double kMinControllerStep = 1e-4, kMaxControllerStep = 5e-3;
 
@@ -80,6 +95,7 @@ struct ControllerObject {
   std::vector<ControlWindow> windows;
   FeedbackPolicy feedback;
   std::string settings;                  // the optimiser's settings, JSON (for the record and to rerun)
+  ControllerShove shove;                 // the shove it answers, given when it plays (none: made unshoved)
   // A search that has not finished (interrupted, or a checkpoint written
   // while it runs): the paths of the states it kept after its last window,
   // best first (the first is `windows`). `sinew-cli optimize --resume`

@@ -46,6 +46,7 @@ RunRecord runSimulation(Simulation& sim, const RunOptions& options, const Progre
   rec.stepSeconds.reserve(totalSteps);
   int64_t nextFrame = 1;
   for (int64_t s = 0; s < totalSteps; ++s) {
+    if (options.beforeStep) options.beforeStep();
     const auto t0 = Clock::now();
     try {
       sim.step();

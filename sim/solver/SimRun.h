@@ -18,6 +18,7 @@ struct RunOptions {
   bool recordSurface = false;     // keep the surface positions of every frame
   bool recordSkeleton = false;    // keep the joint poses of every frame
   std::function<void()> onFrame;  // called after each recorded frame (the caller measures more)
+  std::function<void()> beforeStep;  // called before each step (a shove due then), outside the step's timing
 };
 
 struct RunRecord {

@@ -144,7 +144,7 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
                                      "-o", dir.file("rp.sinew"), "--name", "replanned", "--stats-json", rpStats});
   ASSERT_EQ(rp.exitCode, 0) << rp.out << rp.err;
   EXPECT_NE(rp.out.find("the character stayed up"), std::string::npos) << rp.out;
-  EXPECT_NE(rp.out.find("simulate --controller 'replanned' --fps 2000 --push "), std::string::npos) << rp.out;
+  EXPECT_NE(rp.out.find("with its shove (replay it: simulate --controller 'replanned'"), std::string::npos) << rp.out;
   const json rs = json::parse(test::readBytes(rpStats));
   ASSERT_EQ(rs["windows"].size(), size_t(stats["windows_total"].get<int>() + 1));
   int replanned = 0;
@@ -163,6 +163,34 @@ TEST(CliOptimize, ShortSegmentIsDeterministicAcrossThreadsAndReplaysExactly) {
   EXPECT_TRUE(pr.controllers[0].windows == pa.controllers[0].windows) << "the re-planned controller is left as it was";
   EXPECT_EQ(pr.controllers[1].name, "replanned");
   EXPECT_EQ(pr.controllers[1].windows.size(), rs["windows"].size());
+  // It carries its shove: simulate gives it (said, and in the stats);
+  // --no-shove plays it without; --push replaces it.
+  ASSERT_FALSE(pr.controllers[1].shove.empty());
+  EXPECT_EQ(pr.controllers[1].shove.velocity, Vec3(0.3, 0, 0));
+  ASSERT_TRUE(rs["shove"].is_object());
+  EXPECT_EQ(rs["shove"]["time"].get<double>(), pr.controllers[1].shove.time);
+  EXPECT_TRUE(pr.controllers[0].shove.empty());
+  auto play = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"simulate", dir.file("rp.sinew"), "--controller", "replanned", "--threads", "1",
+                                     "--stats-json", dir.file("play.json")};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const ProcessResult r = cli(dir, args);
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    return std::make_pair(r.out, json::parse(test::readBytes(dir.file("play.json"))));
+  };
+  const auto [shovedOut, shoved] = play({});
+  EXPECT_NE(shovedOut.find("(the controller's shove; --no-shove plays it without)"), std::string::npos) << shovedOut;
+  const json& push = shoved["summary"]["setup"]["push"];
+  EXPECT_EQ(push["from"], "controller");
+  EXPECT_NEAR(push["time"].get<double>(), pr.controllers[1].shove.time, 1e-9);
+  EXPECT_EQ(push["velocity"][0].get<double>(), 0.3);
+  const auto [plainOut, plain] = play({"--no-shove"});
+  EXPECT_FALSE(plain["summary"]["setup"].contains("push")) << plainOut;
+  EXPECT_EQ(plainOut.find("pushed at"), std::string::npos) << plainOut;
+  const auto [otherOut, other] = play({"--push", "0.05,0,0,0.2"});
+  EXPECT_EQ(other["summary"]["setup"]["push"]["from"], "--push");
+  EXPECT_NEAR(other["summary"]["setup"]["push"]["time"].get<double>(), 0.05, 1e-9);
+  EXPECT_NE(shoved["summary"]["max_tilt_degrees"], plain["summary"]["max_tilt_degrees"]) << "the shove was given";
 }
 
 // --settle: a standing tail searched after the segment; the controller keeps

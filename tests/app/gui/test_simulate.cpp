@@ -4,6 +4,7 @@
 // Ctrl+drag grab.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "ReplanBox.h"
 #include "TimelineSlider.h"
 #include "control/Optimize.h"
 #include "examples/Bars.h"
@@ -741,14 +742,16 @@ TEST_F(SimulateTest, ShippedTurnControllerPlaysFromTheControlPanel) {
   EXPECT_TRUE(time->text().contains("of " + endText)) << time->text().toStdString();
   auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
   ASSERT_NE(timeline, nullptr);
-  EXPECT_EQ(timeline->marker(), int(std::lround(end / sim->frameTime())));
+  ASSERT_EQ(timeline->marks().size(), 1u) << "the end only: this controller is not shoved";
+  const int endMark = timeline->marks()[0].frame;
+  EXPECT_EQ(endMark, int(std::lround(end / sim->frameTime())));
   // Past its end the dock says the controller has ended.
   sim->play();
   ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= end + 0.2 || !sim->lastError().isEmpty(); }, 300000));
   sim->pause();
   QCoreApplication::processEvents();
   EXPECT_TRUE(time->text().contains("ended at " + endText)) << time->text().toStdString();
-  EXPECT_GE(timeline->maximum(), timeline->marker()) << "the mark lies on the timeline";
+  EXPECT_GE(timeline->maximum(), endMark) << "the mark lies on the timeline";
   // The viewport's HUD says the same, with the solver's real-time factor.
   const QString hud = window->viewport()->simulationText();
   EXPECT_TRUE(hud.startsWith("liu2013  t = ")) << hud.toStdString();
@@ -978,6 +981,114 @@ TEST_F(SimulateTest, FitFeedbackRunsInTheBackgroundAndIsUndoable) {
     EXPECT_EQ(undo->count(), commands);
     EXPECT_TRUE(window->document()->project().controllers[0].feedback == before);
   }
+}
+
+// Re-plan Against a Shove: the selected controller is played shoved and
+// re-planned in the background (progress dialog, Cancel), and the run is
+// added as a controller that carries its shove (undoable). Played with the
+// Shove box on, the character is shoved at that time (marked on the
+// timeline, said by the HUD); off, it plays unshoved, the same until then.
+TEST_F(SimulateTest, ReplanAgainstAShoveAddsAControllerThatPlaysItsShove) {
+  ControllerPanel* panel = openShippedController();
+  ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped walk project";
+  ReplanBox* box = panel->replanBox();
+  ASSERT_NE(box, nullptr);
+  auto* replan = box->findChild<QPushButton*>("ctlReplan");
+  ASSERT_TRUE(replan->isEnabled());
+  auto* shoveBox = panel->findChild<QCheckBox*>("ctlShove");
+  EXPECT_FALSE(shoveBox->isEnabled()) << "the shipped walk has no shove";
+  QUndoStack* undo = window->document()->undoStack();
+  const int commands = undo->count();
+  const std::string walk = window->document()->project().controllers[0].name;
+
+  // A tiny search: three samples, one kept, one window ahead, no hold.
+  box->findChild<QDoubleSpinBox*>("ctlReplanAt")->setValue(0.3);
+  box->findChild<QDoubleSpinBox*>("ctlReplanVx")->setValue(0.4);
+  box->findChild<QSpinBox*>("ctlReplanSamples")->setValue(3);
+  box->findChild<QSpinBox*>("ctlReplanKeep")->setValue(1);
+  box->findChild<QSpinBox*>("ctlReplanHorizon")->setValue(1);
+  box->findChild<QDoubleSpinBox*>("ctlReplanHold")->setValue(0);
+  // Cancelled: nothing changes.
+  QTest::mouseClick(replan, Qt::LeftButton);
+  ASSERT_TRUE(box->runner()->busy());
+  EXPECT_FALSE(replan->isEnabled()) << "one re-plan at a time";
+  box->runner()->cancel();
+  ASSERT_TRUE(box->runner()->waitForIdle(300000));
+  EXPECT_TRUE(logHas("cancelled, nothing changed")) << "cancel is reported";
+  EXPECT_EQ(window->document()->project().controllers.size(), 1u);
+  EXPECT_EQ(undo->count(), commands);
+
+  QTest::mouseClick(replan, Qt::LeftButton);
+  ASSERT_TRUE(box->runner()->waitForIdle(600000));
+  ASSERT_EQ(window->document()->project().controllers.size(), 2u) << "the run is added";
+  const ControllerObject shoved = window->document()->project().controllers[1];
+  EXPECT_EQ(shoved.name, walk + " shoved");
+  ASSERT_FALSE(shoved.shove.empty());
+  EXPECT_EQ(shoved.shove.velocity, Vec3(0.4, 0, 0));
+  EXPECT_GE(shoved.shove.time, 0.3 - 1e-9) << "before the first window that starts then or later";
+  EXPECT_LT(shoved.shove.time, 0.3 + shoved.windows[0].duration + 1e-9);
+  EXPECT_TRUE(logHas("stayed up") || logHas("fell at")) << "the outcome is reported";
+  EXPECT_TRUE(logHas("windows re-planned"));
+  auto* list = panel->findChild<QListWidget*>("ctlControllers");
+  ASSERT_NE(list->currentItem(), nullptr);
+  EXPECT_EQ(list->currentItem()->text().toStdString(), shoved.name) << "the new controller is selected";
+  EXPECT_TRUE(shoveBox->isEnabled());
+  EXPECT_TRUE(shoveBox->isChecked()) << "it plays with its shove";
+  QGuiApplication::primaryScreen()->grabWindow(0).save("/tmp/sinew-replan-added.png");
+
+  // Played with its shove, then without: the same until the shove, apart after.
+  SimulationController* sim = window->simulation();
+  const double until = shoved.shove.time + 0.3;
+  auto play = [&] {
+    QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
+    EXPECT_TRUE(waitUntil([&] { return sim->simulatedTime() >= until || !sim->lastError().isEmpty(); }, 300000));
+    sim->pause();
+    EXPECT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+    return sim->frameMeasures(0, nullptr);
+  };
+  const std::vector<SimMeasures> withShove = play();
+  auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
+  ASSERT_EQ(timeline->marks().size(), 2u) << "the shove and the end";
+  EXPECT_EQ(timeline->marks()[0].frame, int(std::lround(shoved.shove.time / sim->frameTime())));
+  EXPECT_TRUE(timeline->toolTip().contains("shove")) << timeline->toolTip().toStdString();
+  EXPECT_TRUE(window->viewport()->simulationText().contains("shoved at " + QString::number(shoved.shove.time, 'f', 3)))
+      << window->viewport()->simulationText().toStdString();
+  window->grab().save("/tmp/sinew-replan-played.png");
+  timeline->grab().save("/tmp/sinew-replan-timeline.png");
+  shoveBox->setChecked(false);
+  const std::vector<SimMeasures> without = play();
+  EXPECT_FALSE(window->viewport()->simulationText().contains("shove")) << "played without it";
+  const size_t n = std::min(withShove.size(), without.size());
+  ASSERT_GT(n, size_t(until / sim->frameTime()) - 2);
+  double before = 0, after = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double dx = std::abs(withShove[i].centerOfMass.x() - without[i].centerOfMass.x());
+    if (withShove[i].time < shoved.shove.time - 1e-9) before = std::max(before, dx);
+    else after = std::max(after, dx);
+  }
+  EXPECT_EQ(before, 0.0) << "nothing differs before the shove";
+  EXPECT_GT(after, 0.02) << "0.4 m/s for 0.3 s moves the body's centre";
+
+  // Play Shoved: the walk itself with the box's shove, not re-planned.
+  list->setCurrentRow(0);
+  EXPECT_FALSE(shoveBox->isEnabled());
+  box->findChild<QDoubleSpinBox*>("ctlReplanAt")->setValue(0.2);
+  QTest::mouseClick(box->findChild<QPushButton*>("ctlReplanPlay"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= 0.3 || !sim->lastError().isEmpty(); }, 300000));
+  sim->pause();
+  ASSERT_TRUE(sim->controller().has_value());
+  EXPECT_EQ(sim->controller()->name, walk);
+  EXPECT_EQ(sim->controller()->shove.time, 0.2);
+  EXPECT_EQ(sim->controller()->shove.velocity, Vec3(0.4, 0, 0));
+  EXPECT_EQ(timeline->marks().size(), 2u);
+  EXPECT_TRUE(window->viewport()->simulationText().contains("shoved at 0.200")) << window->viewport()->simulationText().toStdString();
+  // Selecting the re-planned controller shows its own shove in the box, to re-plan it again.
+  list->setCurrentRow(1);
+  EXPECT_NEAR(box->shove().time, shoved.shove.time, 1e-5);
+
+  // Undo takes the re-planned controller out again.
+  undo->undo();
+  EXPECT_EQ(window->document()->project().controllers.size(), 1u);
 }
 
 // The Control dock: a short search on the project's own clip runs in the

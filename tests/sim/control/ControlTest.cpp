@@ -1059,6 +1059,15 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   const ControllerObject made = shortFeedbackController(p, 0.5, 4, 2);
   ASSERT_EQ(made.windows.size(), 3u);
 
+  // Windows by their simulated start: the one that starts then or later;
+  // after the last starts, the hold's windows count on.
+  EXPECT_EQ(windowStartingAt(made, 0), 0);
+  EXPECT_EQ(windowStartingAt(made, 1e-3), 1);
+  EXPECT_EQ(windowStartingAt(made, made.windows[0].duration), 1);
+  EXPECT_EQ(windowStartingAt(made, made.duration() - made.windows[2].duration + 1e-3), 3);
+  EXPECT_EQ(windowStartingAt(made, made.duration() + 1.5 * made.windows[2].referenceDuration), 5);
+  EXPECT_GT(windowStartingAt(made, 1e300), 1000) << "far after the end: many hold windows, no overflow";
+
   ReplanOptions saved;
   saved.from = 1000;
   saved.hold = 0;
@@ -1130,6 +1139,29 @@ TEST(Replan, PlayedAsSavedIsThePlaybackAndReplannedWindowsBeatTheirOwn) {
   }
   EXPECT_GE(changed, 1);
   EXPECT_EQ(a.samples, b.samples);
+  // The controller as played carries its shove, at the start of the shoved
+  // window; played with it (as simulate --controller and the GUI give it,
+  // before the step it is due at) it replays the run exactly.
+  ASSERT_FALSE(a.played.shove.empty());
+  EXPECT_EQ(a.played.shove.velocity, o.shove);
+  EXPECT_NEAR(a.played.shove.time, a.played.windows[0].duration, 1e-12);
+  EXPECT_TRUE(asSaved.played.shove.empty()) << "unshoved runs carry none";
+  {
+    ControllerRun replay = prepareControllerRun(p, a.played, settings, true);
+    liu2013::Liu2013Solver& sim = *replay.solver;
+    int shoves = 0;
+    while (sim.time() < replay.policy->end() - 0.5 * sim.dt()) {
+      if (a.played.shove.dueAt(sim.time(), sim.dt())) shoves += sim.push(a.played.shove.velocity);
+      sim.step();
+    }
+    EXPECT_EQ(shoves, 1);
+    const ControlWindow& last = a.played.windows.back();
+    const double lastEnd = last.referenceStart + last.referenceDuration;
+    const BodyFeatures now = replay.reference->features(sim.state().skeleton), there = replay.reference->features(lastEnd);
+    EXPECT_EQ(a.reports.back().tiltDegrees, tiltDegrees(now, there)) << "the replay is the run";
+    const Vec3 gap = now.rootPosition - there.rootPosition;
+    EXPECT_EQ(a.reports.back().placeMetres, std::hypot(gap.x(), gap.z()));
+  }
   // Searched against the reference moved to where the shoved character is:
   // the own windows cost less there (its drift is not counted), and a window
   // is re-planned only where the search beat that.
@@ -1216,6 +1248,8 @@ TEST(Replan, BadOptionsAndControllersAreRefused) {
   EXPECT_TRUE(refused(bad));
   bad = {};
   bad.shove = Vec3(0, std::numeric_limits<double>::infinity(), 0);
+  EXPECT_TRUE(refused(bad));
+  bad.shove = Vec3(0, 0, 101);  // over kMaxShoveSpeed: a file could not hold the played controller
   EXPECT_TRUE(refused(bad));
   bad = {};
   bad.reanchor = 1.5;

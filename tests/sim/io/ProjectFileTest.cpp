@@ -540,6 +540,7 @@ TEST(ProjectFile, ControllersRoundTrip) {
     c.feedback.swingGains.push_back(g);  // foot placement: optional, same shape
   }
   c.settings = R"({"samples":200,"seed":7})";
+  c.shove = {0.5695, Vec3(0.05, 0, -0.01)};  // re-planned against this shove
   p.controllers.push_back(c);
   const std::string path = dir.file("controllers.sinew");
   saveProject(p, path);
@@ -603,6 +604,31 @@ TEST(ProjectFile, ControllersRoundTrip) {
   saveProject(p, dir.file("nostep.sinew"));
   EXPECT_EQ(readBytes(dir.file("nostep.sinew")).find("\"step\""), std::string::npos);
   EXPECT_EQ(loadProject(dir.file("nostep.sinew")).controllers[0].step, 0.0);
+
+  // Unshoved: no shove written, none read back.
+  p.controllers[0].shove = {};
+  saveProject(p, dir.file("noshove.sinew"));
+  EXPECT_EQ(readBytes(dir.file("noshove.sinew")).find("\"shove\""), std::string::npos);
+  EXPECT_TRUE(loadProject(dir.file("noshove.sinew")).controllers[0].shove.empty());
+  // A shove with a negative time, two numbers for a velocity, or faster than
+  // 100 m/s in a file is named.
+  {
+    const std::string text = readBytes(path);
+    auto edited = [&](const std::string& from, const std::string& to) {
+      std::string t = text;
+      const size_t at = t.find(from, t.find("\"shove\""));
+      EXPECT_NE(at, std::string::npos) << from;
+      if (at != std::string::npos) t.replace(at, from.size(), to);
+      writeBytes(path, t);  // beside its data files
+      return path;
+    };
+    expectLoadError(edited("\"time\": 0.5695", "\"time\": -2.0"), {"shove", "0 s or later"});
+    expectLoadError(edited("0.05,", "[0.05, 1],"), {"shove"});
+    expectLoadError(edited("0.05,", "500.0,"), {"shove", "at most 100 m/s"});
+  }
+  p.controllers[0].shove = {0.5, Vec3(0, std::nan(""), 0)};
+  EXPECT_THROW(p.validate("nan shove"), InputError);
+  p.controllers[0].shove = {};
 
   // A window whose targets do not cover the skeleton is named.
   p.controllers[0].windows[1].targets.pop_back();
