@@ -6,6 +6,7 @@
 // holds at 1024x700.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "ReplanBox.h"
 #include "control/SearchParams.h"
 #include "io/ProjectFile.h"
 
@@ -220,6 +221,33 @@ TEST_F(StateTest, NewClearsTheControlPanelThePlotsAndTheHoverLabel) {
   EXPECT_EQ(child<QLabel>("simRealtime")->text(), "-");
   EXPECT_EQ(sim->frameCount(), 0);
   EXPECT_TRUE(window->viewport()->statusText().isEmpty());
+}
+
+// New while a re-plan (Re-plan Against a Shove) runs: it is cancelled and its
+// result never reaches the new project; opening a project with controllers
+// again, the box works on that project's selected controller.
+TEST_F(StateTest, NewCancelsARunningReplanAndDropsItsResult) {
+  open("projects/humanoid/humanoid-walk.sinew");
+  window->findChild<QDockWidget*>("dockControl")->raise();
+  ControllerPanel* panel = window->controllerPanel();
+  panel->findChild<QListWidget*>("ctlControllers")->setCurrentRow(0);
+  ReplanBox* box = panel->replanBox();
+  auto* replan = box->findChild<QPushButton*>("ctlReplan");
+  ASSERT_TRUE(replan->isEnabled());
+  box->findChild<QSpinBox*>("ctlReplanSamples")->setValue(400);  // minutes: still running at New
+  QTest::mouseClick(replan, Qt::LeftButton);
+  ASSERT_TRUE(box->runner()->busy());
+  QTest::qWait(500);
+  window->actNew->trigger();
+  ASSERT_TRUE(box->runner()->waitForIdle(120000)) << "New cancels it";
+  QCoreApplication::processEvents();
+  EXPECT_TRUE(window->document()->project().controllers.empty()) << "nothing of the old project's re-plan arrives";
+  EXPECT_FALSE(replan->isEnabled()) << "no controller to re-plan in the new project";
+  EXPECT_TRUE(logHas("cancelled, nothing changed"));
+  open("projects/humanoid/humanoid-walk.sinew");
+  panel->findChild<QListWidget*>("ctlControllers")->setCurrentRow(0);
+  EXPECT_TRUE(replan->isEnabled());
+  EXPECT_EQ(window->document()->project().controllers.size(), 1u);
 }
 
 // A search stopped after some windows keeps them under the name of the
