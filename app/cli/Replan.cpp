@@ -8,7 +8,6 @@
 #include "control/Replan.h"
 #include "io/FileUtil.h"
 #include "io/ProjectFile.h"
-#include "liu2013/Liu2013.h"
 
 #include <nlohmann/json.hpp>
 
