@@ -8,7 +8,7 @@ foreach(pattern IN LISTS PATTERNS)
   endif()
   # Test names are listed indented under their suite.
   if(NOT listed MATCHES "\n  [A-Za-z]")
-    message(FATAL_ERROR "RELEASE_ONLY pattern '${pattern}' matches no test of ${EXE}")
+    message(FATAL_ERROR "RELEASE_ONLY or LONG pattern '${pattern}' matches no test of ${EXE}")
   endif()
   message(STATUS "${pattern}: matched")
 endforeach()

@@ -1,43 +1,82 @@
-# sinew_add_test(NAME SOURCES... [LIBS ...] [LABELS ...] [TIMEOUT SECONDS] [RELEASE_ONLY PATTERN...])
-# One GoogleTest executable; each TEST becomes a CTest test carrying LABELS.
-# TIMEOUT (default 300 s) is per test: long physics runs take several times
-# longer on a machine without AVX-512 than on the one they were tuned on.
-# RELEASE_ONLY names tests (GoogleTest patterns, Suite.Name, * allowed) that
-# carry the label "physics" instead: long searches and figure-sized runs, which
-# take 5-20 times longer under the sanitizers and which the sanitizer run
-# (scripts/test.sh: labels unit|import|cli) therefore skips. The test
-# NAME.ReleaseOnlyPatternsNameTests fails if a pattern matches no test (a
-# renamed test would otherwise quietly go back to every run).
+# sinew_add_test(NAME SOURCES... [LIBS ...] [LABELS ...] [TIMEOUT SECONDS] [RELEASE_ONLY PATTERN...]
+#                [LONG PATTERN...])
+# One GoogleTest executable; each TEST becomes a CTest test (sinew_discover_tests).
 function(sinew_add_test name)
-  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS;RELEASE_ONLY" ${ARGN})
-  if(NOT ARG_TIMEOUT)
-    set(ARG_TIMEOUT 300)
-  endif()
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS;RELEASE_ONLY;LONG" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main sinew_warnings sinew_sanitize)
   target_compile_definitions(${name} PRIVATE
     SINEW_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
     SINEW_BINARY_DIR="${CMAKE_BINARY_DIR}"
     SINEW_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}")
+  set(_forward "")
+  foreach(_key TIMEOUT LABELS RELEASE_ONLY LONG)
+    if(ARG_${_key})
+      list(APPEND _forward ${_key} ${ARG_${_key}})
+    endif()
+  endforeach()
+  sinew_discover_tests(${name} ${_forward})
+endfunction()
+
+# sinew_discover_tests(TARGET [LABELS ...] [TIMEOUT SECONDS] [COST N] [ENVIRONMENT VAR=VALUE]
+#                      [RELEASE_ONLY PATTERN...] [LONG PATTERN...])
+# Each TEST of a GoogleTest executable becomes a CTest test carrying LABELS.
+# TIMEOUT (default 300 s) is per test: long physics runs take several times
+# longer on a machine without AVX-512 than on the one they were tuned on.
+# RELEASE_ONLY names tests (GoogleTest patterns, Suite.Name, * allowed) that
+# carry the label "physics" instead: figure-sized runs and searches that take
+# 5-20 times longer under the sanitizers, which the sanitizer run
+# (scripts/test.sh: labels unit|import|cli) therefore skips.
+# LONG names tests that carry the label "long" instead: paper-sized scenes,
+# whole searches and whole-clip playbacks, minutes each on an AVX2-only Zen 3.
+# They are benchmarks of a kind, not part of scripts/test.sh (which has to stay
+# under an hour there); scripts/long-tests.sh runs them (docs/TESTING.md).
+# The test TARGET.TestPatternsNameTests fails if a pattern matches no test (a
+# renamed test would otherwise quietly go back to every run).
+function(sinew_discover_tests name)
+  cmake_parse_arguments(ARG "" "TIMEOUT;COST;ENVIRONMENT" "LABELS;RELEASE_ONLY;LONG" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 300)
+  endif()
   # Long runs first: on a clean build (no CTest cost data yet) ctest -j2
   # otherwise starts them in declaration order and one may run alone at the end.
-  set(_cost 0)
-  if("physics" IN_LIST ARG_LABELS)
-    set(_cost 1000)
+  if(NOT ARG_COST)
+    set(ARG_COST 0)
+    if("physics" IN_LIST ARG_LABELS)
+      set(ARG_COST 1000)
+    endif()
+  endif()
+  set(_env "")
+  if(ARG_ENVIRONMENT)
+    set(_env ENVIRONMENT "${ARG_ENVIRONMENT}")
+  endif()
+  string(JOIN ":" _release_only ${ARG_RELEASE_ONLY})
+  string(JOIN ":" _long ${ARG_LONG})
+  string(JOIN ":" _special ${ARG_RELEASE_ONLY} ${ARG_LONG})
+  set(_common DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT ${ARG_TIMEOUT} ${_env})
+  if(_special)
+    gtest_discover_tests(${name} TEST_FILTER "-${_special}" ${_common} LABELS "${ARG_LABELS}" COST ${ARG_COST})
+  else()
+    gtest_discover_tests(${name} ${_common} LABELS "${ARG_LABELS}" COST ${ARG_COST})
   endif()
   if(ARG_RELEASE_ONLY)
-    string(JOIN ":" _release_only ${ARG_RELEASE_ONLY})
-    gtest_discover_tests(${name} TEST_FILTER "-${_release_only}"
-      PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} COST ${_cost} DISCOVERY_TIMEOUT 60)
-    gtest_discover_tests(${name} TEST_FILTER "${_release_only}"
-      PROPERTIES LABELS physics TIMEOUT ${ARG_TIMEOUT} COST 100 DISCOVERY_TIMEOUT 60)
-    add_test(NAME ${name}.ReleaseOnlyPatternsNameTests
-      COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:${name}> "-DPATTERNS=${ARG_RELEASE_ONLY}"
+    set(_filter "${_release_only}")
+    if(ARG_LONG)
+      set(_filter "${_release_only}-${_long}")
+    endif()
+    gtest_discover_tests(${name} TEST_FILTER "${_filter}" ${_common} LABELS physics COST 100)
+  endif()
+  if(ARG_LONG)
+    # An hour each: they take minutes where the suites were tuned, and 5-10 times that on a slow machine.
+    gtest_discover_tests(${name} TEST_FILTER "${_long}" DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 3600 ${_env}
+                         LABELS long COST 100)
+  endif()
+  if(_special)
+    set(_patterns ${ARG_RELEASE_ONLY} ${ARG_LONG})
+    add_test(NAME ${name}.TestPatternsNameTests
+      COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:${name}> "-DPATTERNS=${_patterns}"
               -P ${CMAKE_SOURCE_DIR}/cmake/CheckTestPatterns.cmake)
-    set_tests_properties(${name}.ReleaseOnlyPatternsNameTests PROPERTIES LABELS unit)
-  else()
-    gtest_discover_tests(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT ${ARG_TIMEOUT} COST ${_cost}
-                         DISCOVERY_TIMEOUT 60)
+    set_tests_properties(${name}.TestPatternsNameTests PROPERTIES LABELS unit)
   endif()
 endfunction()
 

@@ -21,7 +21,7 @@ TEST(CliMpi, TwoRanksEqualTheThreadedRun) {
   const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
   auto args = [&](const std::string& out) {
     return std::vector<std::string>{cli, "optimize", project, "--clip", "/usr/share/assimp/models/BVH/01_01.bvh",
-                                    "--start", "0.1", "--end", "0.4", "--samples", "10", "--rounds", "2", "--keep", "3", "--seed", "11", "--score-shove", "0.1", "--tangent-weight", "0.05",
+                                    "--start", "0.1", "--end", "0.3", "--samples", "6", "--rounds", "2", "--keep", "2", "--seed", "11", "--score-shove", "0.1", "--tangent-weight", "0.05",
                                     "-o", dir.file(out + ".sinew"), "--stats-json", dir.file(out + ".json"), "--name", "c"};
   };
   std::vector<std::string> threaded = args("threads");

@@ -97,7 +97,7 @@ class SimulateTest : public ::testing::Test {
   void playsUpWithItsGhost(ControllerPanel* panel, const char* name, double seconds, const char* screenshot) {
     SimulationController* sim = window->simulation();
     QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
-    ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= seconds || !sim->lastError().isEmpty(); }, 300000));
+    ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= seconds || !sim->lastError().isEmpty(); }, 1200000));
     sim->pause();
     ASSERT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
     ASSERT_TRUE(sim->controller().has_value());
