@@ -5,10 +5,8 @@ function(sinew_add_test name)
   cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;LIBS;LABELS;RELEASE_ONLY;LONG" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main sinew_warnings sinew_sanitize)
-  target_compile_definitions(${name} PRIVATE
-    SINEW_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
-    SINEW_BINARY_DIR="${CMAKE_BINARY_DIR}"
-    SINEW_BIN_DIR="${CMAKE_RUNTIME_OUTPUT_DIRECTORY}")
+  # No folder is compiled in (it would make every test a ccache miss in a fresh clone):
+  # tests/TestPaths.h finds the source and build folders at run time.
   set(_forward "")
   foreach(_key TIMEOUT LABELS RELEASE_ONLY LONG)
     if(ARG_${_key})

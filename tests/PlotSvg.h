@@ -3,6 +3,7 @@
 // looked at in docs/ (scripts/figures.sh writes them there).
 #pragma once
 
+#include "TestPaths.h"
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

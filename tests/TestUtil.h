@@ -4,6 +4,7 @@
 // else into the "unit" and "import" suites).
 #pragma once
 
+#include "TestPaths.h"
 #include "geometry/TriMesh.h"
 
 #include <gtest/gtest.h>

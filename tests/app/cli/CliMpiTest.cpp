@@ -2,6 +2,7 @@
 // bit for bit (the MPI evaluator: app/cli/MpiEvaluator.h), refinement rounds
 // scored shoves (both runs' cost terms sent) and the tangent (the twins of the
 // kept states sent with them) included.
+#include "TestPaths.h"
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
 
@@ -17,7 +18,7 @@ using test::TempDir;
 
 TEST(CliMpi, TwoRanksEqualTheThreadedRun) {
   const TempDir dir;
-  const std::string cli = SINEW_BIN_DIR "/sinew-cli";
+  const std::string cli = std::string(SINEW_BIN_DIR) + "/sinew-cli";
   const std::string project = std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid-rigged.sinew";
   auto args = [&](const std::string& out) {
     return std::vector<std::string>{cli, "optimize", project, "--clip", "/usr/share/assimp/models/BVH/01_01.bvh",

@@ -2,6 +2,7 @@
 // CMU 01_01 (two windows, kept small: under AddressSanitizer each optimise
 // run takes 1-2 min) on the rigged example, determinism across thread counts, replay
 // of the saved controller, interruption, and bad input named.
+#include "TestPaths.h"
 #include "CliRun.h"
 #include "TestUtil.h"
 #include "io/ProjectFile.h"

@@ -3,6 +3,7 @@
 // still, held by the balance hold. Seconds of simulated motion each, judged by
 // what the character does: label "physics" (Release only), the sanitizer build
 // runs the same playback code in CliOptimizeTest's shorter replays.
+#include "TestPaths.h"
 #include "CliRun.h"
 #include "TestUtil.h"
 

@@ -2,6 +2,7 @@
 // output captured, a timeout or a signal failing the test.
 #pragma once
 
+#include "TestPaths.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>
@@ -12,7 +13,7 @@
 
 namespace sinew::test {
 
-inline const std::string kCli = SINEW_BIN_DIR "/sinew-cli";
+inline const std::string kCli = std::string(SINEW_BIN_DIR) + "/sinew-cli";
 
 inline ProcessResult runCli(const TempDir& dir, std::vector<std::string> args, double timeoutSeconds) {
   args.insert(args.begin(), kCli);

@@ -1,5 +1,6 @@
 // sinew-cli end to end: runs the real binary and checks exit codes, stdout
 // (text and JSON) and the one-line error messages on stderr.
+#include "TestPaths.h"
 #include "CliRun.h"
 #include "TestUtil.h"
 #include "io/ProjectFile.h"
@@ -843,7 +844,7 @@ TEST(CliCharacter, NotAHumanoidIsRefusedAndNothingIsWritten) {
   EXPECT_FALSE(test::fs::exists(dir.file("out.sinew")));
   // A project that has a skeleton already is not given another.
   const ProcessResult again =
-      cli(dir, {"rig", SINEW_SOURCE_DIR "/projects/humanoid/humanoid.sinew", "--skeleton", "auto", "-o", dir.file("o.sinew")});
+      cli(dir, {"rig", std::string(SINEW_SOURCE_DIR) + "/projects/humanoid/humanoid.sinew", "--skeleton", "auto", "-o", dir.file("o.sinew")});
   EXPECT_EQ(again.exitCode, 2);
   EXPECT_NE(again.err.find("already has a skeleton"), std::string::npos) << again.err;
 }

@@ -4,6 +4,7 @@
 // line naming the file; never a crash, a hang, or invalid JSON. Files that
 // crash or hang Assimp's own loaders (fuzzed .ASE, .x, .ac, .smd files did)
 // must be caught by the importer's child process.
+#include "TestPaths.h"
 #include "TestUtil.h"
 
 #include <gtest/gtest.h>

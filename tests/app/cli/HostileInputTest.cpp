@@ -4,6 +4,7 @@
 // saves, numbers that are not numbers, damaged clips and huge faces. Each
 // must end in a clear message and a non-zero exit, never a crash, a silent
 // wrong answer or a lost project.
+#include "TestPaths.h"
 #include "CliRun.h"
 #include "TestUtil.h"
 #include "io/ProjectFile.h"

@@ -1,6 +1,7 @@
 // Helpers shared by the GUI tests.
 #pragma once
 
+#include "TestPaths.h"
 #include <QColor>
 #include <QCoreApplication>
 #include <QDeadlineTimer>

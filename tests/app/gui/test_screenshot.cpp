@@ -1,6 +1,7 @@
 // The real binaries, end to end: `sinew --screenshot` renders the example
 // project (checked on the pixels), bad arguments and files fail cleanly, and
 // a killed session's autosave is recovered by the next start.
+#include "TestPaths.h"
 #include "GuiTestUtil.h"
 
 #include <gtest/gtest.h>

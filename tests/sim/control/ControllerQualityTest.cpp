@@ -19,6 +19,7 @@
 // Release only (label "physics"): the standing search takes five and a half
 // minutes on 2 AVX2-only cores (Zen 3), the turn's search 3.8 minutes on 2
 // Zen 4 cores (so about 9.5 on Zen 3), hence the 1800 s timeout per test.
+#include "TestPaths.h"
 #include "control/Optimize.h"
 #include "io/Bvh.h"
 #include "io/ProjectFile.h"

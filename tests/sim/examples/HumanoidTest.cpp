@@ -1,4 +1,5 @@
 // The generated example character: a clean closed surface around a CMU-named skeleton.
+#include "TestPaths.h"
 #include "examples/Humanoid.h"
 
 #include "geometry/MeshValidation.h"

@@ -1,6 +1,7 @@
 // The ready-to-simulate example project in projects/ is exactly what the
 // generator makes today (regenerate with
 // `sinew-cli example humanoid-rigged -o projects/humanoid/humanoid-rigged.sinew --overwrite`).
+#include "TestPaths.h"
 #include "control/InverseDynamics.h"
 #include "control/Reference.h"
 #include "dynamics/Articulated.h"

@@ -1,5 +1,6 @@
 // Figures of Liu et al. 2013 reproduced as tests, on the small test humanoid.
 // Each writes its curve as CSV into the build tree (docs/ holds the plots).
+#include "TestPaths.h"
 #include "examples/Humanoid.h"
 #include "examples/Motions.h"
 #include "io/Bvh.h"
