@@ -40,7 +40,7 @@ function(sinew_discover_tests name)
   # otherwise starts them in declaration order and one may run alone at the end.
   if(NOT ARG_COST)
     set(ARG_COST 0)
-    if("physics" IN_LIST ARG_LABELS)
+    if("physics" IN_LIST ARG_LABELS OR "mpi" IN_LIST ARG_LABELS)
       set(ARG_COST 1000)
     endif()
   endif()
