@@ -28,7 +28,7 @@ endfunction()
 # LONG names tests that carry the label "long" instead: paper-sized scenes,
 # whole searches and whole-clip playbacks, minutes each on an AVX2-only Zen 3.
 # They are benchmarks of a kind, not part of scripts/test.sh (which has to stay
-# under an hour there); scripts/long-tests.sh runs them (docs/TESTING.md).
+# under an hour there); scripts/long-tests.sh runs them (docs/ARCHITECTURE.md, Tests).
 # The test TARGET.TestPatternsNameTests fails if a pattern matches no test (a
 # renamed test would otherwise quietly go back to every run).
 function(sinew_discover_tests name)

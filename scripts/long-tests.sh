@@ -2,8 +2,8 @@
 # The long checks that scripts/test.sh leaves out (CTest label "long"): the
 # paper-sized 60 s walk, the ControllerQuality searches, the foreign characters
 # through every solver, whole-clip playbacks in the GUI and the longest CLI and
-# GUI searches. Minutes each: about an hour in all on an AVX2-only Zen 3, which
-# is why they are not part of the test command (docs/ARCHITECTURE.md, Tests).
+# GUI searches. Minutes each: over 5,000 test-seconds on the Zen 3 VM of 2026-11-30
+# (docs/PERFORMANCE.md, "Long checks"), so not part of the test command.
 # Release build; GUI tests under Xvfb. Extra arguments go to ctest (-R, -j...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
