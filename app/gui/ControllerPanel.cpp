@@ -381,6 +381,10 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
       searchFrom_->setValue(reached);
     }
   });
+  connect(&doc_->selection(), &Selection::changed, this, &ControllerPanel::followSelection);
+  connect(controllers_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+    doc_->selection().selectObject(ObjectId(item->data(Qt::UserRole).toULongLong()));
+  });
   connect(fitter_, &TaskRunner::finished, this, &ControllerPanel::updateButtons);
   connect(controllers_, &QListWidget::currentRowChanged, this, &ControllerPanel::updateButtons);
   connect(session_, &OptimizerSession::prepared, this, &ControllerPanel::onPrepared);
@@ -456,6 +460,19 @@ void ControllerPanel::refresh() {
   }
   if (!controllers_->currentItem() && controllers_->count() > 0) controllers_->setCurrentRow(controllers_->count() - 1);
   updateButtons();
+}
+
+void ControllerPanel::followSelection() {
+  const ObjectId id = doc_->selection().object();
+  if (id == 0) return;
+  const QVariant key = QVariant::fromValue(qulonglong(id));
+  for (int row = 0; row < controllers_->count(); ++row)
+    if (controllers_->item(row)->data(Qt::UserRole) == key) {
+      controllers_->setCurrentRow(row);
+      return;
+    }
+  const int clip = clip_->findData(key);
+  if (clip >= 0) clip_->setCurrentIndex(clip);
 }
 
 void ControllerPanel::fillJointMap() {

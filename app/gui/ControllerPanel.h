@@ -13,7 +13,8 @@
 // into a saved controller's search part-way (or on from where it stopped)
 // with new sampling settings. Re-plan Against a Shove (ReplanBox) plays it
 // shoved, re-planning as it goes, and adds the run as a controller whose
-// shove Play gives (the Shove box). Widgets are named ("ctl...") for tests.
+// shove Play gives (the Shove box). The list and the Clip box follow the
+// Outliner's and viewport's selection. Widgets are named ("ctl...") for tests.
 #pragma once
 
 #include "Document.h"
@@ -53,6 +54,10 @@ class ControllerPanel : public QWidget {
 
  private:
   void refresh();                 // the project changed: clips, joints, controllers
+  // The Document's selection changed: a selected controller becomes the
+  // list's current one (Play, Re-plan and Delete act on it), a selected clip
+  // the Clip box's. Clicking a controller in the list selects it in turn.
+  void followSelection();
   void fillJointMap();            // automatic map for the chosen clip
   void startSearch();
   void updateButtons();

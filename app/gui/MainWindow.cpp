@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "MainWindowParts.h"
 
+#include "PanelScrollArea.h"
 #include "WheelGuard.h"
 
 #include "Commands.h"
@@ -33,7 +34,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
-#include <QScrollArea>
 #include <QToolButton>
 #include <QComboBox>
 #include <QDockWidget>
@@ -473,9 +473,7 @@ void MainWindow::buildDocks() {
 void MainWindow::buildControl() {
   ctlPanel_ = new ControllerPanel(&doc_, sim_, &log_, this);
   ctlPanel_->setObjectName("controllerPanel");
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(ctlPanel_);
-  scroll->setWidgetResizable(true);
+  auto* scroll = new PanelScrollArea(ctlPanel_, this);
   auto* dock = new QDockWidget(tr("Control"), this);
   dock->setObjectName("dockControl");
   dock->setWidget(scroll);
@@ -487,9 +485,7 @@ void MainWindow::buildControl() {
 void MainWindow::buildSimulate() {
   simPanel_ = new SimulatePanel(&doc_, sim_, this);
   simPanel_->setObjectName("simulatePanel");
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(simPanel_);
-  scroll->setWidgetResizable(true);
+  auto* scroll = new PanelScrollArea(simPanel_, this);
   auto* dock = new QDockWidget(tr("Simulate"), this);
   dock->setObjectName("dockSimulate");
   dock->setWidget(scroll);

@@ -29,7 +29,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
-#include <QScrollArea>
 #include <QToolButton>
 #include <QComboBox>
 #include <QDockWidget>

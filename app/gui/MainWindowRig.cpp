@@ -3,6 +3,7 @@
 // each long step in the TaskRunner with progress and Cancel.
 #include "MainWindow.h"
 #include "MainWindowParts.h"
+#include "PanelScrollArea.h"
 
 #include "Commands.h"
 #include "io/AnimationExport.h"
@@ -30,7 +31,6 @@
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QSpinBox>
-#include <QScrollArea>
 #include <QToolButton>
 #include <QComboBox>
 #include <QDockWidget>
@@ -209,9 +209,7 @@ void MainWindow::buildRig() {
   buildPaintPanel();
   buildMusclePanel();
   v->addStretch(1);
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(panel);
-  scroll->setWidgetResizable(true);
+  auto* scroll = new PanelScrollArea(panel, this);
   auto* dock = new QDockWidget(tr("Rig"), this);
   dock->setObjectName("dockRig");
   dock->setWidget(scroll);

@@ -4,6 +4,8 @@
 // Ctrl+drag grab.
 #include "GuiTestUtil.h"
 #include "MainWindow.h"
+#include "Panels.h"
+#include "PanelScrollArea.h"
 #include "ReplanBox.h"
 #include "TimelineSlider.h"
 #include "control/Optimize.h"
@@ -34,6 +36,7 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSlider>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -988,6 +991,57 @@ TEST_F(SimulateTest, FitFeedbackRunsInTheBackgroundAndIsUndoable) {
 // added as a controller that carries its shove (undoable). Played with the
 // Shove box on, the character is shoved at that time (marked on the
 // timeline, said by the HUD); off, it plays unshoved, the same until then.
+// A controller or clip picked in the Outliner is the one the Control dock acts
+// on, and one picked in the dock's list is selected everywhere. The Rig,
+// Simulate and Control docks show every row whole, with no sideways scroll
+// bar, at 1400 x 900 and 1280 x 800.
+TEST_F(SimulateTest, ControlDockFollowsTheSelectionAndNoDockScrollsSideways) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 whole");
+  ASSERT_NE(panel, nullptr);
+  auto* list = panel->findChild<QListWidget*>("ctlControllers");
+  OutlinerPanel* outliner = window->outliner();
+  const auto clickRow = [](QAbstractItemView* view, const QModelIndex& index) {
+    view->scrollTo(index);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+  };
+  const auto clickOutliner = [&](const char* name) {
+    const QList<QTreeWidgetItem*> found = outliner->findItems(name, Qt::MatchExactly | Qt::MatchRecursive);
+    ASSERT_EQ(found.size(), 1) << name;
+    clickRow(outliner, outliner->indexFromItem(found.front()));
+  };
+  clickOutliner("01_01 0-4 s");
+  ASSERT_NE(list->currentItem(), nullptr);
+  EXPECT_EQ(list->currentItem()->text(), "01_01 0-4 s") << "Play acts on what the Outliner shows selected";
+  clickOutliner("Walk in place");
+  EXPECT_EQ(panel->findChild<QComboBox*>("ctlClip")->currentText(), "Walk in place");
+  EXPECT_EQ(list->currentItem()->text(), "01_01 0-4 s") << "a clip leaves the controller as it was";
+  const QList<QListWidgetItem*> other = list->findItems("01_01 1-2.7 s", Qt::MatchExactly);
+  ASSERT_EQ(other.size(), 1);
+  clickRow(list, list->indexFromItem(other.front()));
+  EXPECT_EQ(window->document()->selection().object(), ObjectId(other.front()->data(Qt::UserRole).toULongLong()));
+  ASSERT_EQ(outliner->selectedItems().size(), 1);
+  EXPECT_EQ(outliner->selectedItems().front()->text(0), "01_01 1-2.7 s");
+  window->document()->selection().clear();
+  EXPECT_EQ(list->currentItem()->text(), "01_01 1-2.7 s") << "nothing selected leaves the list as it was";
+
+  for (const QSize size : {QSize(1400, 900), QSize(1280, 800)}) {
+    window->resize(size);
+    for (const char* name : {"dockRig", "dockSimulate", "dockControl"}) {
+      auto* dock = window->findChild<QDockWidget*>(name);
+      ASSERT_NE(dock, nullptr) << name;
+      dock->raise();
+      QTest::qWait(100);
+      auto* scroll = qobject_cast<PanelScrollArea*>(dock->widget());
+      ASSERT_NE(scroll, nullptr) << name;
+      EXPECT_GE(scroll->viewport()->width(), scroll->widget()->minimumSizeHint().width())
+          << name << " at " << size.width() << " x " << size.height() << ": a row is cut off at the right";
+      EXPECT_FALSE(scroll->horizontalScrollBar()->isVisible()) << name;
+      EXPECT_GT(window->viewport()->width(), 300) << "the viewport keeps room at " << size.width();
+    }
+  }
+  window->grab().save("/tmp/sinew-control-dock-1280.png");
+}
+
 TEST_F(SimulateTest, ReplanAgainstAShoveAddsAControllerThatPlaysItsShove) {
   ControllerPanel* panel = openShippedController();
   ASSERT_NE(panel, nullptr) << "no Controller panel, or not one controller in the shipped walk project";
