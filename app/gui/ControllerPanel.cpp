@@ -13,6 +13,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -139,6 +140,7 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   // The search.
   auto* search = new QGroupBox(tr("Search"), this);
   auto* sf = new QFormLayout(search);
+  sf->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts labels above their fields
   // The search's tunables come from its table, as the CLI's flags do.
   samples_ = static_cast<QSpinBox*>(searchBox(search, "samples"));
   keep_ = static_cast<QSpinBox*>(searchBox(search, "keep"));
@@ -211,10 +213,10 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   sf->addRow(tr("Go back over"), backOver);
   sf->addRow(tr("Score shoved"), scoreShove_);
   sf->addRow(tr("Score twin growth"), tangentWeight_);
-  auto* checks = new QHBoxLayout;
-  checks->addWidget(timeScaling_);
-  checks->addWidget(idInit_);
-  checks->addWidget(balance_);
+  auto* checks = new QGridLayout;  // two to a row: the dock stays narrow
+  checks->addWidget(timeScaling_, 0, 0);
+  checks->addWidget(idInit_, 0, 1);
+  checks->addWidget(balance_, 1, 0);
   sf->addRow(checks);
   auto* swing = new QHBoxLayout;
   swing->addWidget(swingBalance_);

@@ -1,4 +1,4 @@
-// A scroll area for a dock's panel that never scrolls sideways (PanelScrollArea.h).
+// A scroll area for a dock's panel that asks for the panel's width (PanelScrollArea.h).
 #include "PanelScrollArea.h"
 
 #include <QEvent>
@@ -8,22 +8,25 @@
 
 namespace sinew::app {
 
-PanelScrollArea::PanelScrollArea(QWidget* panel, QWidget* parent) : QScrollArea(parent) {
+PanelScrollArea::PanelScrollArea(QWidget* panel, QWidget* window) : QScrollArea(window), window_(window) {
   setWidget(panel);
   setWidgetResizable(true);
-  setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   panel->installEventFilter(this);
+  window->installEventFilter(this);
 }
 
 QSize PanelScrollArea::minimumSizeHint() const {
   const QSize base = QScrollArea::minimumSizeHint();
   if (!widget()) return base;
-  const int width = widget()->minimumSizeHint().width() + 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
-  return {std::max(base.width(), width), base.height()};
+  const int whole = widget()->minimumSizeHint().width() + 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
+  const int most = int(kMostOfWindow * window_->width());
+  return {std::max(base.width(), std::min(whole, most)), base.height()};
 }
 
 bool PanelScrollArea::eventFilter(QObject* watched, QEvent* event) {
-  if (watched == widget() && event->type() == QEvent::LayoutRequest) updateGeometry();
+  if ((watched == widget() && event->type() == QEvent::LayoutRequest) ||
+      (watched == window_ && event->type() == QEvent::Resize))
+    updateGeometry();
   return QScrollArea::eventFilter(watched, event);
 }
 

@@ -61,6 +61,7 @@ ReplanBox::ReplanBox(Document* doc, Log* log, std::function<const ControllerObje
   setObjectName("ctlReplanBox");
   const control::ReplanOptions d;  // the defaults, declared once
   auto* f = new QFormLayout(this);
+  f->setRowWrapPolicy(QFormLayout::WrapLongRows);  // a narrow dock puts labels above their fields
   at_ = number(this, "ctlReplanAt", 0, 1e4, 0.5, 5, " s",  // window starts: multiples of the step
                tr("When the shove comes: before the first window of the controller that starts then or later; "
                   "the windows from there on are re-planned"));

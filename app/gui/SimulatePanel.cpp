@@ -141,12 +141,15 @@ SimulatePanel::SimulatePanel(Document* doc, SimulationController* sim, QWidget* 
   activationRow->addWidget(activation_, 1);
   activationRow->addWidget(activationValue_);
   vf->addRow(tr("Activation"), activationRow);
-  pills_ = new QCheckBox(tr("Show pills (radius: blue thinner, white rest, red thicker)"), viperBox);
+  pills_ = new QCheckBox(tr("Show pills"), viperBox);
   pills_->setObjectName("viewPills");
   pills_->setChecked(sim_->viewport()->settings().pills);
   pills_->setToolTip(tr("Draw every rod segment as a tapered capsule coloured by its nodes' scale; the "
                         "rod bodies' skins turn see-through"));
   vf->addRow(pills_);
+  auto* legend = new QLabel(tr("A pill's colour is its radius: blue thinner, white at rest, red thicker."), viperBox);
+  legend->setWordWrap(true);  // never what sets the dock's width
+  vf->addRow(legend);
   v->addWidget(viperBox);
 
   // Sheth 2015: modes per body, the build's progress and the mode viewer.

@@ -994,7 +994,8 @@ TEST_F(SimulateTest, FitFeedbackRunsInTheBackgroundAndIsUndoable) {
 // A controller or clip picked in the Outliner is the one the Control dock acts
 // on, and one picked in the dock's list is selected everywhere. The Rig,
 // Simulate and Control docks show every row whole, with no sideways scroll
-// bar, at 1400 x 900 and 1280 x 800.
+// bar, at 1400 x 900 and 1280 x 800 (at 1024 x 700 the viewport keeps its
+// room first: StateTest.TheLayoutHoldsAt1024x700).
 TEST_F(SimulateTest, ControlDockFollowsTheSelectionAndNoDockScrollsSideways) {
   ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-jump.sinew", "01_01 whole");
   ASSERT_NE(panel, nullptr);
