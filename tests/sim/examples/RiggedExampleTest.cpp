@@ -277,9 +277,12 @@ TEST(RiggedExample, CommittedTurnProjectIsTheRiggedOneWithAController) {
 // left out as the turn's is (the clip and the two controllers took an id each,
 // and the clip one more when the 0-4 s controller was searched again in place),
 // and the whole clip's controller (searched in four parts, the clip and the
-// controller one id each).
+// controller one id each), and the 0-4 s jump shoved and re-planned (`sinew-cli
+// replan`, one id).
 TEST(RiggedExample, CommittedJumpProjectIsTheRiggedOneWithItsControllers) {
-  expectRiggedPlusControllers("humanoid-jump.sinew", {"01_01 1-2.7 s", "01_01 0-4 s", "01_01 whole"}, "01_01", 6);
+  expectRiggedPlusControllers("humanoid-jump.sinew",
+                              {"01_01 1-2.7 s", "01_01 0-4 s", "01_01 whole", "Jump, shoved and re-planned"}, "01_01",
+                              7);
 }
 
 // The kick: the first 2.5 s of the project's own Kick clip (docs/PERFORMANCE.md
