@@ -398,10 +398,10 @@ QString SimulationController::hudText(double t) const {
   if (kind == Solver::Li2019 && paramValue(kind, builtParams_, "live") != 0) name += tr(" (live mesh)");
   QString text = tr("%1  t = %2 s").arg(name).arg(t, 0, 'f', 3);
   if (realtime_ > 0) text += tr("  %1x real time  %2 ms/step").arg(realtime_, 0, 'f', 2).arg(msPerStep_, 0, 'f', 2);
-  if (controller_) {
+  if (controller_) {  // on a line of its own: one line would be wider than the viewport
     const double end = controller_->duration();
-    text += t < end ? tr("  controller %1 / %2 s").arg(t, 0, 'f', 2).arg(end, 0, 'f', 2)
-                    : tr("  controller ended at %1 s, holding").arg(end, 0, 'f', 2);
+    text += t < end ? tr("\ncontroller %1 / %2 s").arg(t, 0, 'f', 2).arg(end, 0, 'f', 2)
+                    : tr("\ncontroller ended at %1 s, holding").arg(end, 0, 'f', 2);
     const ControllerShove& shove = controller_->shove;
     if (!shove.empty())
       text += (t <= shove.time + 1e-9 ? tr("  shove at %1 s") : tr("  shoved at %1 s"))  // given before the step after it
