@@ -98,4 +98,24 @@ bool Camera::project(const Vec3& p, int width, int height, double* outX, double*
   return true;
 }
 
+void CameraFollow::track(Camera& camera, const Vec3& at, bool hold) {
+  if (!at.allFinite()) return;
+  if (last_ && !hold) {
+    const Vec3 across(at.x() - last_->x(), 0, at.z() - last_->z());
+    camera.target += across;
+    carried_ += across;
+  }
+  last_ = at;
+}
+
+void CameraFollow::release(Camera& camera) {
+  camera.target -= carried_;
+  reset();
+}
+
+void CameraFollow::reset() {
+  last_.reset();
+  carried_ = Vec3::Zero();
+}
+
 }  // namespace sinew::render

@@ -6,6 +6,8 @@
 
 #include <Eigen/Core>
 
+#include <optional>
+
 namespace sinew::render {
 
 using Mat4f = Eigen::Matrix4f;
@@ -51,6 +53,27 @@ class Camera {
   Ray rayThrough(double x, double y, int width, int height) const;
   // Pixel position (origin top-left) and NDC depth of a world point; false if behind the eye.
   bool project(const Vec3& p, int width, int height, double* outX, double* outY, double* outDepth = nullptr) const;
+};
+
+// Keeps a moving subject (a simulated character) in view: the camera's target
+// moves with the subject across the ground (x and z; not up and down, so a
+// jump does not bob the view), and the user's own orbit, pan and zoom stay.
+// The first subject seen after reset() anchors it.
+class CameraFollow {
+ public:
+  // The subject is now at `at`. With `hold` the camera stays (the mouse is
+  // pulling the subject: following would carry the pull along with it).
+  void track(Camera& camera, const Vec3& at, bool hold = false);
+  // Back to where following began (the subject went back to rest), then reset.
+  void release(Camera& camera);
+  void reset();  // forget the subject (the camera was placed anew)
+  bool tracking() const { return last_.has_value(); }
+  // How far the camera has been carried across the ground since the anchor.
+  Vec3 carried() const { return carried_; }
+
+ private:
+  std::optional<Vec3> last_;
+  Vec3 carried_ = Vec3::Zero();
 };
 
 }  // namespace sinew::render

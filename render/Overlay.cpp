@@ -140,6 +140,9 @@ bool Overlay::draw(int width, int height, double dt, const HudInfo& hud, const C
     ImGui::SameLine();
     changed |= ImGui::Checkbox("Problems", &settings.problems);
     record("Problems");
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("Follow", &settings.follow);
+    record("Follow");
     displayWidth_ = ImGui::GetWindowSize().x;
     measure();
   }

@@ -33,6 +33,7 @@ struct ViewSettings {
   bool skeleton = true;   // joints and bones
   bool problems = true;   // highlight validation findings
   bool pills = true;      // VIPER rods as pills (rod bodies' skins then drawn translucent)
+  bool follow = true;     // the camera follows a simulated character across the ground
 };
 
 struct MeshItem {

@@ -301,6 +301,9 @@ void MainWindow::buildActions() {
   actProblems = toggle("Problems", tr("Mesh &Problems"), &render::ViewSettings::problems);
   actPills = toggle("Pills", tr("Rod &Pills"), &render::ViewSettings::pills);
   actPills->setToolTip(tr("VIPER rods as pills coloured by their radius; rod bodies' skins see-through"));
+  actFollow = toggle("Follow", tr("F&ollow the Character"), &render::ViewSettings::follow, QKeySequence(Qt::SHIFT | Qt::Key_F));
+  actFollow->setToolTip(tr("While a simulation plays, the camera moves across the ground with the character "
+                           "(not while the mouse pulls it); back at rest it returns"));
   actFrameSelected = makeAction(this, "FrameSelected", tr("&Frame Selected"), QKeySequence(Qt::Key_F));
   actFrameAll = makeAction(this, "FrameAll", tr("Frame &All"), QKeySequence(Qt::Key_A));
   connect(actFrameSelected, &QAction::triggered, this, [this] {
@@ -402,6 +405,7 @@ void MainWindow::buildMenus() {
   view->addSeparator();
   view->addAction(actFrameSelected);
   view->addAction(actFrameAll);
+  view->addAction(actFollow);
   view->addSeparator();
   // Front, side and top views (orthographic, Ctrl+1/3/7 as on Blender's keypad); orbiting leaves them.
   const std::tuple<QString, QString, int, render::Camera::Axis> axes[] = {
@@ -796,7 +800,7 @@ void MainWindow::dropSelectedMeshToGround() {
 
 void MainWindow::applyViewSettingsToActions() {
   const render::ViewSettings& s = viewport_->settings();
-  const QSignalBlocker b1(actGrid), b2(actAxes), b3(actSkeleton), b4(actProblems), b5(actPills);
+  const QSignalBlocker b1(actGrid), b2(actAxes), b3(actSkeleton), b4(actProblems), b5(actPills), b6(actFollow);
   actShaded->setChecked(s.mode == render::DisplayMode::Shaded);
   actWireframe->setChecked(s.mode == render::DisplayMode::Wireframe);
   actXray->setChecked(s.mode == render::DisplayMode::XRay);
@@ -805,6 +809,7 @@ void MainWindow::applyViewSettingsToActions() {
   actSkeleton->setChecked(s.skeleton);
   actProblems->setChecked(s.problems);
   actPills->setChecked(s.pills);
+  actFollow->setChecked(s.follow);
 }
 
 }  // namespace sinew::app

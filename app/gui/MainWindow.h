@@ -183,6 +183,7 @@ class MainWindow : public QMainWindow {
   QAction *actToolSelect, *actToolPlace, *actToolMove, *actToolPose, *actToolPaint, *actToolPaintMuscle;
   QAction *actViperize, *actAddMuscle;
   QAction* actPills;
+  QAction* actFollow;
   QAction *actInsertJoint, *actMirrorLR, *actMirrorRL, *actSymmetrize, *actBoneShapes, *actFitSkeleton,
       *actImportSkeleton, *actResetPose, *actAutoJoints;
 };

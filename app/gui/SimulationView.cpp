@@ -56,6 +56,11 @@ void SimulationView::show(const SimFrame& f, ObjectId surface, const std::vector
   bones_ = hasPills_ ? render::pillGeometry(pillsOf(f.rods, *rods, true), 10) : render::PillGeometry{};
   showing_ = true;
   ++version_;
+  if (!mesh_.positions.empty()) {  // the camera keeps the character in view (View > Follow the Character)
+    Vec3 centre = Vec3::Zero();
+    for (const Vec3& p : mesh_.positions) centre += p;
+    view_->followSubject(centre / double(mesh_.positions.size()), grabbing_);
+  }
   view_->update();
 }
 
@@ -79,6 +84,7 @@ void SimulationView::clear() {
   hasPills_ = false;
   grabbing_ = false;
   ++version_;
+  view_->endFollow();
   view_->update();
 }
 

@@ -66,6 +66,7 @@ void ViewportWidget::initializeGL() {
 void ViewportWidget::resizeGL(int, int) {}
 
 void ViewportWidget::setSettings(const render::ViewSettings& s) {
+  if (!s.follow) follow_.reset();  // the camera stays where following left it
   settings_ = s;
   emit settingsChanged();
   update();
@@ -168,7 +169,20 @@ void ViewportWidget::frameAll() {
     box.add(Vec3(-1, 0, -1));
     box.add(Vec3(1, 2, 1));
   }
+  follow_.reset();
   camera_.frame(box);
+  update();
+}
+
+void ViewportWidget::followSubject(const Vec3& at, bool hold) {
+  if (!settings_.follow) return;
+  follow_.track(camera_, at, hold);
+  update();
+}
+
+void ViewportWidget::endFollow() {
+  if (!follow_.tracking()) return;
+  follow_.release(camera_);
   update();
 }
 
@@ -181,6 +195,7 @@ void ViewportWidget::frameObject(ObjectId id) {
   else if (p.skeleton && p.skeleton->id == id)
     for (const Vec3& q : p.skeleton->skeleton.restPositions()) box.add(q);
   if (box.empty()) return frameAll();
+  follow_.reset();
   camera_.frame(box);
   update();
 }
@@ -199,6 +214,7 @@ void ViewportWidget::frameJoint(const QString& name) {
   const double pad = std::max(0.05, 0.15 * box.diagonal());
   box.min -= Vec3::Constant(pad);
   box.max += Vec3::Constant(pad);
+  follow_.reset();
   camera_.frame(box);
   camera_.target = at[size_t(j)];
   update();
@@ -375,6 +391,7 @@ void ViewportWidget::paintGL() {
   overlay_.setFramebufferScale(float(dpr));
   render::ViewSettings s = settings_;
   if (overlay_.draw(width(), height(), dt, hud, camera_, s)) {
+    if (!s.follow) follow_.reset();  // the camera stays where following left it
     settings_ = s;
     emit settingsChanged();
     update();

@@ -68,6 +68,14 @@ class ViewportWidget : public QOpenGLWidget {
   void frameAll();
   void frameObject(ObjectId id);
   void frameJoint(const QString& name);  // the joint and its bone, centred on the joint
+  // A simulated character is shown at `at` (its surface's centre): with the
+  // Follow setting on, the camera moves across the ground with it (not while
+  // `hold`: the mouse pulls it). framing anew starts following afresh.
+  void followSubject(const Vec3& at, bool hold);
+  // The character went back to rest: the camera goes back by what following
+  // carried it (the user's own moves stay).
+  void endFollow();
+  const render::CameraFollow& follow() const { return follow_; }
   void setSelection(ObjectId object, const render::PickResult& detail = {});
   ObjectId selectedObject() const { return selected_; }
   const render::PickResult& selectionDetail() const { return selectionDetail_; }
@@ -123,6 +131,7 @@ class ViewportWidget : public QOpenGLWidget {
   render::Renderer renderer_;
   render::Overlay overlay_;
   render::Camera camera_;
+  render::CameraFollow follow_;
   render::ViewSettings settings_;
   bool glReady_ = false;
   QString glInfo_;

@@ -139,3 +139,35 @@ TEST(Navigation, MayaAndBlenderMappings) {
   applyWheel(cam, -1);
   EXPECT_NEAR(cam.distance, d, 1e-9);
 }
+
+// Following a simulated character: the target moves with the subject across
+// the ground only (a jump does not bob the view), the user's own pan between
+// frames stays, a held subject (pulled by the mouse) does not carry the
+// camera and does not make it jump afterwards, and release() takes back
+// exactly what following carried.
+TEST(CameraFollow, CarriesTheTargetAcrossTheGroundAndGivesItBack) {
+  Camera cam;
+  cam.target = Vec3(0.1, 0.9, -0.3);
+  CameraFollow follow;
+  EXPECT_FALSE(follow.tracking());
+  follow.track(cam, Vec3(0, 1, 0));  // anchors
+  EXPECT_TRUE(follow.tracking());
+  EXPECT_TRUE(cam.target.isApprox(Vec3(0.1, 0.9, -0.3)));
+  follow.track(cam, Vec3(0.5, 1.4, 2.0));  // forward 2 m, up 0.4 m, sideways 0.5 m
+  EXPECT_LT((cam.target - Vec3(0.6, 0.9, 1.7)).norm(), 1e-12) << "x and z follow, y stays";
+  cam.pan(30, 0, 600);  // the user's own move
+  const Vec3 panned = cam.target;
+  follow.track(cam, Vec3(0.5, 1.0, 2.0), true);  // pulled: held
+  follow.track(cam, Vec3(0.5, 1.0, 3.0), true);
+  EXPECT_EQ(cam.target, panned) << "held while the mouse pulls";
+  follow.track(cam, Vec3(0.5, 1.0, 3.5));  // let go: on from where it is, no jump
+  EXPECT_LT((cam.target - (panned + Vec3(0, 0, 0.5))).norm(), 1e-12);
+  EXPECT_LT((follow.carried() - Vec3(0.5, 0, 2.5)).norm(), 1e-12);
+  follow.track(cam, Vec3(std::nan(""), 0, 0));  // a broken frame moves nothing
+  EXPECT_LT((cam.target - (panned + Vec3(0, 0, 0.5))).norm(), 1e-12);
+  follow.release(cam);
+  EXPECT_LT((cam.target - (panned - Vec3(0.5, 0, 2.0))).norm(), 1e-12) << "back by what following carried";
+  EXPECT_FALSE(follow.tracking());
+  follow.release(cam);  // twice: nothing more
+  EXPECT_LT((cam.target - (panned - Vec3(0.5, 0, 2.0))).norm(), 1e-12);
+}

@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <QApplication>
 #include <QChartView>
 #include <QCheckBox>
@@ -119,21 +121,28 @@ class SimulateTest : public ::testing::Test {
   // scrubbed on the timeline to `count` times `step` s apart from `first`:
   // the viewport's middle 60 % below the HUD's lines (the HUD says each
   // frame's time), `columns` frames a row, saved to `path`. With `follow`
-  // the camera keeps level with each frame's centre of mass along z.
+  // the app's View > Follow the Character carries the camera along with the
+  // character, from its centre of mass at the first frame; without, the
+  // camera stays put.
   QImage sideStrip(const Vec3& target, double distance, double first, double step, int count, int columns,
                    const char* path, bool follow = false) {
     auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
     if (!timeline) return {};
+    render::ViewSettings settings = window->viewport()->settings();
+    settings.follow = follow;
+    window->viewport()->setSettings(settings);
+    const auto frameAt = [&](int k) { return int(std::lround((first + step * k) / window->simulation()->frameTime())); };
+    timeline->setValue(frameAt(0));
     render::Camera& camera = window->viewport()->camera();
     camera.target = target;
     camera.distance = distance;
     camera.lookAlong(render::Camera::Axis::Side);
-    std::vector<QImage> frames;
     const std::vector<SimMeasures> measures = window->simulation()->frameMeasures(0, nullptr);
+    if (follow && frameAt(0) >= 0 && size_t(frameAt(0)) < measures.size())
+      camera.target.z() = measures[size_t(frameAt(0))].centerOfMass.z();
+    std::vector<QImage> frames;
     for (int k = 0; k < count; ++k) {
-      const int frame = int(std::lround((first + step * k) / window->simulation()->frameTime()));
-      if (follow && frame >= 0 && size_t(frame) < measures.size()) camera.target.z() = measures[size_t(frame)].centerOfMass.z();
-      timeline->setValue(frame);
+      timeline->setValue(frameAt(k));
       QTest::qWait(100);
       const QImage shot = window->viewport()->grabFramebuffer();
       frames.push_back(shot.copy(shot.width() / 5, 40, 3 * shot.width() / 5, shot.height() - 40));
@@ -809,6 +818,90 @@ TEST_F(SimulateTest, ShippedRunRunsAndStopsFromTheControlPanel) {
   EXPECT_GT(m.back().centerOfMass.z() - m.front().centerOfMass.z(), 10.0) << "it ran";
   const QImage strip = sideStrip(Vec3(0, 1.0, 0), 4.0, 0.4, 0.4, 20, 10, "/tmp/sinew-run-strip.png", true);
   EXPECT_GT(imageStats(strip).distinctColors, 50);
+}
+
+// The camera follows a character that travels (View > Follow the Character,
+// on by default): the shipped run played for 2.4 s from the Control panel
+// carries the camera's target along the ground exactly as far as the
+// character's surface went (not up and down), so the character stays where
+// it was on screen. Unticked in the viewport's own "Follow" box, scrubbing
+// back leaves the camera put; ticked, scrubbing carries it again; and when
+// the simulation is dropped the camera goes back by what following carried.
+// Screenshots: /tmp/sinew-follow-start.png, /tmp/sinew-follow-run.png.
+TEST_F(SimulateTest, CameraFollowsTheRunningCharacterAndComesBack) {
+  ControllerPanel* panel = openShippedController("projects/humanoid/humanoid-run.sinew");
+  ASSERT_NE(panel, nullptr);
+  ViewportWidget* view = window->viewport();
+  SimulationController* sim = window->simulation();
+  ASSERT_TRUE(view->settings().follow) << "on by default";
+  EXPECT_TRUE(window->actFollow->isChecked());
+  const auto centre = [&] {
+    Vec3 c = Vec3::Zero();
+    for (const Vec3& p : sim->displayedSurface()) c += p;
+    return Vec3(c / double(sim->displayedSurface().size()));
+  };
+  const auto onScreen = [&](const Vec3& p) {
+    double x = 0, y = 0;
+    EXPECT_TRUE(view->camera().project(p, view->width(), view->height(), &x, &y));
+    return QPointF(x, y);
+  };
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return sim->displayedFrame() >= 0 && !sim->displayedSurface().empty(); }, 120000));
+  const Vec3 start = centre();
+  const Vec3 startTarget = view->camera().target;
+  const QPointF startPixel = onScreen(start);
+  window->grab().save("/tmp/sinew-follow-start.png");
+  ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= 2.4 || !sim->lastError().isEmpty(); }, 600000));
+  sim->pause();
+  QTest::qWait(100);
+  ASSERT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
+  const Vec3 end = centre();
+  ASSERT_GT(end.z() - start.z(), 1.0) << "the character ran forward";
+  std::printf("followed %.3f m across the ground, to t = %.3f s\n", Vec3(end - start).norm(), sim->displayedTime());
+  const Vec3 moved = view->camera().target - startTarget;
+  EXPECT_NEAR(moved.x(), end.x() - start.x(), 1e-9);
+  EXPECT_NEAR(moved.z(), end.z() - start.z(), 1e-9);
+  EXPECT_EQ(moved.y(), 0.0) << "the view does not bob with the steps";
+  const QPointF endPixel = onScreen(end);
+  EXPECT_LT(std::abs(endPixel.x() - startPixel.x()), 0.04 * view->width()) << "still where it was on screen";
+  EXPECT_LT(std::abs(endPixel.y() - startPixel.y()), 0.08 * view->height());
+  window->grab().save("/tmp/sinew-follow-run.png");
+
+  // The viewport's own Follow box, clicked: off, and the menu shows it.
+  const auto clickOverlay = [&](const char* label) {
+    view->update();
+    QTest::qWait(100);
+    const QPoint at = view->overlayWidget(label).center().toPoint();
+    QTest::mouseMove(view, at);
+    QTest::qWait(100);
+    QTest::mousePress(view, Qt::LeftButton, Qt::NoModifier, at);
+    QTest::qWait(100);
+    QTest::mouseRelease(view, Qt::LeftButton, Qt::NoModifier, at);
+    QTest::qWait(100);
+  };
+  ASSERT_FALSE(view->overlayWidget("Follow").isEmpty()) << "no Follow box in the viewport";
+  clickOverlay("Follow");
+  EXPECT_FALSE(view->settings().follow);
+  EXPECT_FALSE(window->actFollow->isChecked());
+  auto* timeline = window->findChild<TimelineSlider*>("simTimeline");
+  ASSERT_NE(timeline, nullptr);
+  const int last = sim->displayedFrame();
+  const Vec3 there = view->camera().target;
+  timeline->setValue(0);
+  EXPECT_EQ(sim->displayedFrame(), 0);
+  EXPECT_EQ(view->camera().target, there) << "not followed";
+  const Vec3 first = centre();
+  window->actFollow->trigger();  // on again from the View menu: from the next frame shown
+  EXPECT_TRUE(view->settings().follow);
+  EXPECT_TRUE(view->overlayWidget("Follow").isValid());
+  timeline->setValue(last);
+  EXPECT_EQ(view->camera().target, there) << "the first frame shown anchors";
+  timeline->setValue(0);
+  const Vec3 back = view->camera().target - there;
+  EXPECT_NEAR(back.z(), first.z() - end.z(), 1e-9) << "carried back to frame 0";
+  EXPECT_NEAR(back.x(), first.x() - end.x(), 1e-9);
+  sim->clear();  // the character back at rest
+  EXPECT_LT((view->camera().target - there).norm(), 1e-9) << "back by what following carried";
 }
 
 // The whole of 01_01 (22.9 s, its 1 s standing tail after it) from the same
