@@ -387,6 +387,10 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   connect(controllers_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
     doc_->selection().selectObject(ObjectId(item->data(Qt::UserRole).toULongLong()));
   });
+  // The keyboard moving through the list (not the list refilled or following the selection).
+  connect(controllers_, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+    if (item && controllers_->hasFocus()) doc_->selection().selectObject(ObjectId(item->data(Qt::UserRole).toULongLong()));
+  });
   connect(fitter_, &TaskRunner::finished, this, &ControllerPanel::updateButtons);
   connect(controllers_, &QListWidget::currentRowChanged, this, &ControllerPanel::updateButtons);
   connect(session_, &OptimizerSession::prepared, this, &ControllerPanel::onPrepared);

@@ -1117,6 +1117,15 @@ TEST_F(SimulateTest, ControlDockFollowsTheSelectionAndNoDockScrollsSideways) {
   EXPECT_EQ(outliner->selectedItems().front()->text(0), "01_01 1-2.7 s");
   window->document()->selection().clear();
   EXPECT_EQ(list->currentItem()->text(), "01_01 1-2.7 s") << "nothing selected leaves the list as it was";
+  window->activateWindow();  // the keyboard moves through the list: what it lands on is selected everywhere
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window.get()));
+  list->setFocus();
+  QTest::keyClick(list, Qt::Key_Down);
+  ASSERT_NE(list->currentItem(), nullptr);
+  ASSERT_NE(list->currentItem(), other.front());
+  EXPECT_EQ(window->document()->selection().object(), ObjectId(list->currentItem()->data(Qt::UserRole).toULongLong()));
+  ASSERT_EQ(outliner->selectedItems().size(), 1);
+  EXPECT_EQ(outliner->selectedItems().front()->text(0), list->currentItem()->text());
 
   for (const QSize size : {QSize(1400, 900), QSize(1280, 800)}) {
     window->resize(size);
