@@ -557,7 +557,8 @@ TEST(SimStatsChartTest, DecimationKeepsTheEnvelope) {
 
 // Ctrl+drag on the simulated surface grabs a vertex and pulls it. The press
 // lands on the projection of a displayed surface vertex that faces the camera
-// (the one nearest the projected chest), so the 10 px pick cannot miss.
+// (the one nearest the projected chest), so the 10 px pick cannot miss. The
+// camera, which follows the character, holds still while the mouse pulls it.
 TEST_F(SimulateTest, CtrlDragGrabsTheSurface) {
   SimulationController* sim = window->simulation();
   QTest::mouseClick(window->simulatePanel()->playButton(), Qt::LeftButton);
@@ -605,12 +606,22 @@ TEST_F(SimulateTest, CtrlDragGrabsTheSurface) {
   };
   send(QEvent::MouseButtonPress, from, Qt::LeftButton);
   ASSERT_GE(sim->grabbedVertex(), 0) << "pressed on vertex " << vertex << " at " << x << ", " << y;
+  const Vec3 held = camera.target;
+  const auto centre = [&] {
+    Vec3 m = Vec3::Zero();
+    for (const Vec3& p : sim->displayedSurface()) m += p;
+    return Vec3(m / double(sim->displayedSurface().size()));
+  };
+  const Vec3 grabbedAt = centre();
   for (int i = 1; i <= 8; ++i) send(QEvent::MouseMove, from + (to - from) * i / 8, Qt::LeftButton);
   const double t0 = sim->simulatedTime();
   EXPECT_TRUE(waitUntil([&] { return sim->simulatedTime() > t0 + 0.3 || !sim->simulating(); }, 120000));
   const int frames = view->framesRendered();
   view->update();
   EXPECT_TRUE(waitUntil([&] { return view->framesRendered() > frames; }));
+  const Vec3 pulled = centre() - grabbedAt;
+  EXPECT_GT(std::hypot(pulled.x(), pulled.z()), 1e-4) << "the pull moves the body across the ground too";
+  EXPECT_EQ(camera.target, held) << "the camera does not follow a character the mouse pulls";
   window->grab().save("/tmp/sinew-simulate-grab.png");
   send(QEvent::MouseButtonRelease, to, Qt::NoButton);
   EXPECT_EQ(sim->grabbedVertex(), -1);
