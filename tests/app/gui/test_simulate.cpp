@@ -913,6 +913,19 @@ TEST_F(SimulateTest, CameraFollowsTheRunningCharacterAndComesBack) {
   EXPECT_NEAR(back.x(), first.x() - end.x(), 1e-9);
   sim->clear();  // the character back at rest
   EXPECT_LT((view->camera().target - there).norm(), 1e-9) << "back by what following carried";
+  EXPECT_FALSE(view->follow().tracking());
+
+  // Another project opened while one plays: framed on it, nothing carried over.
+  QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
+  ASSERT_TRUE(waitUntil([&] { return sim->simulatedTime() >= 0.5 || !sim->lastError().isEmpty(); }, 120000));
+  ASSERT_TRUE(view->follow().tracking());
+  const QString other = sourcePath("projects/humanoid/humanoid-walk.sinew");
+  window->openProjectData(loadProject(other.toStdString()), other);
+  EXPECT_FALSE(sim->hasSimulation());
+  EXPECT_FALSE(view->follow().tracking()) << "following ends with the project";
+  const Vec3 opened = view->camera().target;
+  view->frameAll();
+  EXPECT_LT((view->camera().target - opened).norm(), 1e-12) << "the new project is framed, not shifted by the old run";
 }
 
 // The whole of 01_01 (22.9 s, its 1 s standing tail after it) from the same
