@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 #include "MainWindowParts.h"
 
+#include "ControlsDialog.h"
 #include "PanelScrollArea.h"
 #include "WheelGuard.h"
 
@@ -330,7 +331,7 @@ void MainWindow::buildActions() {
   });
 
   actAbout = makeAction(this, "About", tr("&About Sinew"));
-  actControls = makeAction(this, "Controls", tr("Viewport &Controls"), QKeySequence::HelpContents);
+  actControls = makeAction(this, "Controls", tr("&Keys and Mouse"), QKeySequence::HelpContents);
   connect(actAbout, &QAction::triggered, this, [this] {
     QMessageBox::about(
         this, tr("About Sinew"),
@@ -340,17 +341,10 @@ void MainWindow::buildActions() {
             .arg(viewport_->glInfo().toHtmlEscaped()));
   });
   connect(actControls, &QAction::triggered, this, [this] {
-    QMessageBox::information(
-        this, tr("Viewport Controls"),
-        tr("<table>"
-           "<tr><td><b>Orbit</b></td><td>Alt+Left drag (Maya) or Middle drag (Blender)</td></tr>"
-           "<tr><td><b>Pan</b></td><td>Alt+Middle drag (Maya) or Shift+Middle drag (Blender)</td></tr>"
-           "<tr><td><b>Dolly</b></td><td>Alt+Right drag (Maya), Ctrl+Middle drag or wheel (Blender)</td></tr>"
-           "<tr><td><b>Pick</b></td><td>Left click: joint, vertex or face under the cursor</td></tr>"
-           "<tr><td><b>Frame</b></td><td>F selected, A all</td></tr>"
-           "<tr><td><b>Display</b></td><td>1 shaded, 2 wireframe, 3 x-ray, G grid, K skeleton</td></tr>"
-           "<tr><td><b>Playback</b></td><td>Space play/pause, comma/period step, Home rewind</td></tr>"
-           "</table>"));
+    auto* dialog = findChild<ControlsDialog*>();  // one, kept: built from the menus when first asked for
+    if (!dialog) dialog = new ControlsDialog(menuBar(), this);
+    dialog->show();
+    dialog->raise();
   });
 }
 

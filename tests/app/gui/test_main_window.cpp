@@ -16,12 +16,17 @@
 #include <QMessageBox>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTableWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <map>
 
 using namespace sinew;
 using namespace sinew::app;
@@ -194,6 +199,55 @@ TEST_F(MainWindowTest, DisplayModesChangeTheImage) {
   window->actGrid->trigger();
   EXPECT_FALSE(view()->settings().grid);
   window->actShaded->trigger();
+}
+
+// Help > Keys and Mouse (F1) lists every menu command that has a key, read
+// from the menus, with its key and what it does, and the viewport's mouse
+// gestures; it stays open beside the work (not modal) and opening it again
+// raises the same window. Screenshot: /tmp/sinew-keys-and-mouse.png.
+TEST_F(MainWindowTest, KeysAndMouseListsEveryShortcutOfTheMenus) {
+  window->activateWindow();  // a key reaches the window's shortcuts when it is the active one
+  ASSERT_TRUE(QTest::qWaitForWindowActive(window.get()));
+  QTest::keyClick(window.get(), Qt::Key_F1);
+  QTest::qWait(100);
+  auto* dialog = window->findChild<QDialog*>("controlsDialog");
+  ASSERT_NE(dialog, nullptr) << "F1 opens Help > Keys and Mouse";
+  EXPECT_TRUE(dialog->isVisible());
+  EXPECT_FALSE(dialog->isModal());
+  auto* table = dialog->findChild<QTableWidget*>("controlsTable");
+  ASSERT_NE(table, nullptr);
+  std::map<QString, QString> keys, what;
+  for (int r = 0; r < table->rowCount(); ++r) {
+    keys[table->item(r, 0)->text()] = table->item(r, 1)->text();
+    what[table->item(r, 0)->text()] = table->item(r, 2)->text();
+  }
+  EXPECT_EQ(keys["View > Follow the Character"], "Shift+F");
+  EXPECT_TRUE(what["View > Follow the Character"].contains("camera moves across the ground"));
+  EXPECT_EQ(keys["View > Frame All"], "A");
+  EXPECT_EQ(keys["View > Side View"], "Ctrl+3");
+  EXPECT_TRUE(what["Rig > Move Joint"].contains("hold X, Y or Z")) << "a tool's mouse use comes with it";
+  EXPECT_EQ(keys["Viewport > Pull the character"], "Ctrl+Left drag");
+  // Every key of every menu is there (a command added later is listed without anyone writing it in).
+  int withKeys = 0;
+  std::function<void(const QMenu*)> walk = [&](const QMenu* menu) {
+    for (const QAction* a : menu->actions()) {
+      if (a->menu()) walk(a->menu());
+      else if (!a->shortcut().isEmpty()) {
+        ++withKeys;
+        const QString shortcut = a->shortcut().toString(QKeySequence::NativeText);
+        EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [&](const auto& k) { return k.second == shortcut; }))
+            << a->text().toStdString() << " (" << shortcut.toStdString() << ") is not listed";
+      }
+    }
+  };
+  for (const QAction* a : window->menuBar()->actions())
+    if (a->menu()) walk(a->menu());
+  EXPECT_GT(withKeys, 25);
+  EXPECT_EQ(table->rowCount(), withKeys + 5) << "the menus' keys and the five mouse gestures, once each";
+  dialog->grab().save("/tmp/sinew-keys-and-mouse.png");
+  window->actControls->trigger();
+  EXPECT_EQ(window->findChildren<QDialog*>("controlsDialog").size(), 1) << "the same window again";
+  dialog->close();
 }
 
 TEST_F(MainWindowTest, InViewportWidgetsTakeTheMouse) {
