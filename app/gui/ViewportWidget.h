@@ -70,7 +70,7 @@ class ViewportWidget : public QOpenGLWidget {
   void frameJoint(const QString& name);  // the joint and its bone, centred on the joint
   // A simulated character is shown at `at` (its surface's centre): with the
   // Follow setting on, the camera moves across the ground with it (not while
-  // `hold`: the mouse pulls it). framing anew starts following afresh.
+  // `hold`: the mouse pulls it). Framing anew starts following afresh.
   void followSubject(const Vec3& at, bool hold);
   // The character went back to rest: the camera goes back by what following
   // carried it (the user's own moves stay).
