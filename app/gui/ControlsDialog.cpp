@@ -5,7 +5,6 @@
 #include <QHeaderView>
 #include <QMenu>
 #include <QMenuBar>
-#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -32,7 +31,7 @@ void addMenu(QTableWidget* table, const QMenu* menu, const QString& path) {
     }
     if (a->isSeparator() || a->shortcut().isEmpty()) continue;
     const QString text = plain(a->text());
-    const QString tip = a->toolTip() == a->text() || plain(a->toolTip()) == text ? QString() : a->toolTip();
+    const QString tip = plain(a->toolTip()) == text ? QString() : a->toolTip();  // Qt's default tooltip is the text
     addRow(table, path + QStringLiteral(" > ") + text, a->shortcut().toString(QKeySequence::NativeText), tip);
   }
 }
@@ -61,7 +60,6 @@ ControlsDialog::ControlsDialog(const QMenuBar* menus, QWidget* parent) : QDialog
 
   table->resizeColumnsToContents();
   table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);  // long descriptions wrap
-  table->horizontalScrollBar()->setEnabled(false);
   table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);

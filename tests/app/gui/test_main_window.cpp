@@ -235,8 +235,9 @@ TEST_F(MainWindowTest, KeysAndMouseListsEveryShortcutOfTheMenus) {
       else if (!a->shortcut().isEmpty()) {
         ++withKeys;
         const QString shortcut = a->shortcut().toString(QKeySequence::NativeText);
-        EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [&](const auto& k) { return k.second == shortcut; }))
-            << a->text().toStdString() << " (" << shortcut.toStdString() << ") is not listed";
+        const QString name = " > " + QString(a->text()).remove('&').remove("...");
+        EXPECT_TRUE(std::any_of(keys.begin(), keys.end(), [&](const auto& k) { return k.first.endsWith(name) && k.second == shortcut; }))
+            << a->text().toStdString() << " (" << shortcut.toStdString() << ") is not listed with its key";
       }
     }
   };

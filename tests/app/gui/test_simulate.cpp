@@ -156,6 +156,14 @@ class SimulateTest : public ::testing::Test {
     strip.save(path);
     return strip;
   }
+  // The centre (vertex mean) of the surface the viewport shows: what the
+  // camera follows.
+  Vec3 displayedCentre() {
+    const std::vector<Vec3>& surface = window->simulation()->displayedSurface();
+    Vec3 c = Vec3::Zero();
+    for (const Vec3& p : surface) c += p;
+    return c / double(surface.size());
+  }
   // The simulated frames' centre of mass: its highest rise above the first
   // frame's and its lowest drop below it (m).
   std::pair<double, double> comRiseAndDrop() {
@@ -576,9 +584,7 @@ TEST_F(SimulateTest, CtrlDragGrabsTheSurface) {
     const Vec3 n = (surface[size_t(t[1])] - surface[size_t(t[0])]).cross(surface[size_t(t[2])] - surface[size_t(t[0])]);
     for (int32_t v : t) normal[size_t(v)] += n;
   }
-  Vec3 c = Vec3::Zero();
-  for (const Vec3& p : surface) c += p;
-  c /= double(surface.size());
+  const Vec3 c = displayedCentre();
   double cx, cy;
   ASSERT_TRUE(camera.project(c, view->width(), view->height(), &cx, &cy));
   int32_t vertex = -1;
@@ -607,19 +613,14 @@ TEST_F(SimulateTest, CtrlDragGrabsTheSurface) {
   send(QEvent::MouseButtonPress, from, Qt::LeftButton);
   ASSERT_GE(sim->grabbedVertex(), 0) << "pressed on vertex " << vertex << " at " << x << ", " << y;
   const Vec3 held = camera.target;
-  const auto centre = [&] {
-    Vec3 m = Vec3::Zero();
-    for (const Vec3& p : sim->displayedSurface()) m += p;
-    return Vec3(m / double(sim->displayedSurface().size()));
-  };
-  const Vec3 grabbedAt = centre();
+  const Vec3 grabbedAt = displayedCentre();
   for (int i = 1; i <= 8; ++i) send(QEvent::MouseMove, from + (to - from) * i / 8, Qt::LeftButton);
   const double t0 = sim->simulatedTime();
   EXPECT_TRUE(waitUntil([&] { return sim->simulatedTime() > t0 + 0.3 || !sim->simulating(); }, 120000));
   const int frames = view->framesRendered();
   view->update();
   EXPECT_TRUE(waitUntil([&] { return view->framesRendered() > frames; }));
-  const Vec3 pulled = centre() - grabbedAt;
+  const Vec3 pulled = displayedCentre() - grabbedAt;
   EXPECT_GT(std::hypot(pulled.x(), pulled.z()), 1e-4) << "the pull moves the body across the ground too";
   EXPECT_EQ(camera.target, held) << "the camera does not follow a character the mouse pulls";
   window->grab().save("/tmp/sinew-simulate-grab.png");
@@ -846,11 +847,6 @@ TEST_F(SimulateTest, CameraFollowsTheRunningCharacterAndComesBack) {
   SimulationController* sim = window->simulation();
   ASSERT_TRUE(view->settings().follow) << "on by default";
   EXPECT_TRUE(window->actFollow->isChecked());
-  const auto centre = [&] {
-    Vec3 c = Vec3::Zero();
-    for (const Vec3& p : sim->displayedSurface()) c += p;
-    return Vec3(c / double(sim->displayedSurface().size()));
-  };
   const auto onScreen = [&](const Vec3& p) {
     double x = 0, y = 0;
     EXPECT_TRUE(view->camera().project(p, view->width(), view->height(), &x, &y));
@@ -858,7 +854,7 @@ TEST_F(SimulateTest, CameraFollowsTheRunningCharacterAndComesBack) {
   };
   QTest::mouseClick(panel->findChild<QPushButton*>("ctlPlay"), Qt::LeftButton);
   ASSERT_TRUE(waitUntil([&] { return sim->displayedFrame() >= 0 && !sim->displayedSurface().empty(); }, 120000));
-  const Vec3 start = centre();
+  const Vec3 start = displayedCentre();
   const Vec3 startTarget = view->camera().target;
   const QPointF startPixel = onScreen(start);
   window->grab().save("/tmp/sinew-follow-start.png");
@@ -866,7 +862,7 @@ TEST_F(SimulateTest, CameraFollowsTheRunningCharacterAndComesBack) {
   sim->pause();
   QTest::qWait(100);
   ASSERT_TRUE(sim->lastError().isEmpty()) << sim->lastError().toStdString();
-  const Vec3 end = centre();
+  const Vec3 end = displayedCentre();
   ASSERT_GT(end.z() - start.z(), 1.0) << "the character ran forward";
   std::printf("followed %.3f m across the ground, to t = %.3f s\n", Vec3(end - start).norm(), sim->displayedTime());
   const Vec3 moved = view->camera().target - startTarget;
@@ -901,7 +897,7 @@ TEST_F(SimulateTest, CameraFollowsTheRunningCharacterAndComesBack) {
   timeline->setValue(0);
   EXPECT_EQ(sim->displayedFrame(), 0);
   EXPECT_EQ(view->camera().target, there) << "not followed";
-  const Vec3 first = centre();
+  const Vec3 first = displayedCentre();
   window->actFollow->trigger();  // on again from the View menu: from the next frame shown
   EXPECT_TRUE(view->settings().follow);
   EXPECT_TRUE(view->overlayWidget("Follow").isValid());
