@@ -150,6 +150,7 @@
 #include "io/ProjectFile.h"
 #include "liu2013/Liu2013.h"
 #include "sheth2015/World.h"
+#include "../TestPaths.h"
 
 // Bullet's inline array and Gram-Schmidt code trips GCC's -Wmaybe-uninitialized in every user.
 #pragma GCC diagnostic push

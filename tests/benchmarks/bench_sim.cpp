@@ -30,6 +30,7 @@
 
 #include "../sim/control/CmuClip.h"
 #include "../sim/rig/RigScenes.h"
+#include "../TestPaths.h"
 
 #include <benchmark/benchmark.h>
 
