@@ -14,8 +14,9 @@
 //     horizontal directions at a third or two thirds of its duration) and
 //     played to 1 s past its end: how many of the 8 stay up throughout.
 // Over the seeds it reports the mean and the spread (sample standard
-// deviation). Results: a JSON file per run, a Markdown table and an SVG plot
-// of the best cost per window (first seed) in the output folder.
+// deviation). Results: a JSON file per run (with the settings it was searched
+// with), a Markdown table and an SVG plot of the best cost per window (first
+// seed) in the output folder.
 //
 // Not a test: a full run (300 samples per window, 3 seeds, every segment) takes
 // many hours on 2 cores. Usage:
@@ -252,6 +253,26 @@ json toJson(const RunResult& r) {
           {"shoved_replays_up", r.shovedUp}};
 }
 
+// What a run was searched with, so that each JSON file says how to redo it.
+json settingsJson(const Segment& seg, const Options& o, uint64_t seed) {
+  return {{"clip", seg.clip},
+          {"start", seg.start},
+          {"end", seg.end},
+          {"samples", o.samples},
+          {"keep", o.keep},
+          {"seed", seed},
+          {"threads", o.threads},
+          {"position_weight", seg.positionWeight},
+          {"velocity_weight", seg.velocityWeight},
+          {"pd_frequency", seg.pdFrequency},
+          {"settle", seg.settle},
+          {"backtracks", o.backtracks >= 0 ? o.backtracks : seg.backtracks},
+          {"backtrack_above", o.backtrackAbove >= 0 ? o.backtrackAbove : seg.backtrackAbove},
+          {"step", o.step},
+          {"score_shove", o.scoreShove},
+          {"tangent_weight", o.tangentWeight}};
+}
+
 // Mean and sample standard deviation.
 std::pair<double, double> meanSpread(const std::vector<double>& v) {
   double m = 0, s = 0;
@@ -346,6 +367,7 @@ int main(int argc, char** argv) {
         return 2;
       }
       seeds[std::to_string(seed)] = toJson(runs.back());
+      seeds[std::to_string(seed)]["settings"] = settingsJson(seg, o, seed);
       writeFileAtomic(o.out + "/" + seg.name + "-seed" + std::to_string(seed) + ".json", seeds[std::to_string(seed)].dump(2) + "\n");
     }
     all[seg.name] = seeds;
