@@ -28,7 +28,13 @@ int32_t MotionClip::channelCount() const {
 
 Skeleton MotionClip::skeleton() const {
   Skeleton s;
-  for (const ClipJoint& j : joints) s.joints.push_back({j.name, j.parent, {Quat::Identity(), j.offset * unitScale}});
+  for (const ClipJoint& j : joints) {
+    Joint joint;
+    joint.name = j.name;
+    joint.parent = j.parent;
+    joint.restLocal = Transform{Quat::Identity(), j.offset * unitScale};
+    s.joints.push_back(std::move(joint));
+  }
   return s;
 }
 

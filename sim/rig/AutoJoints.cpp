@@ -66,7 +66,7 @@ std::vector<Piece> piecesOf(const Grid& g, int y) {
         p.cz += cz;
         p.xmin = std::min(p.xmin, cx);
         p.xmax = std::max(p.xmax, cx);
-        for (const auto [dx, dz] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
+        for (const auto& [dx, dz] : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
           const int ax = cx + dx, az = cz + dz;
           if (g.at(ax, y, az) && label[size_t(az) * g.nx + ax] < 0) {
             label[size_t(az) * g.nx + ax] = id;
