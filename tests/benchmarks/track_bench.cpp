@@ -172,6 +172,12 @@ Replay replay(const Project& project, const ControllerObject& c, const liu2013::
   return r;
 }
 
+// The backtracking a run uses: the options' where given, else the segment's.
+int backtracksOf(const Segment& seg, const Options& o) { return o.backtracks >= 0 ? o.backtracks : seg.backtracks; }
+double backtrackAboveOf(const Segment& seg, const Options& o) {
+  return o.backtrackAbove >= 0 ? o.backtrackAbove : seg.backtrackAbove;
+}
+
 RunResult runOne(const Project& project, const Segment& seg, const Options& o, uint64_t seed) {
   control::OptimizeSpec spec;
   spec.clip = seg.clip;
@@ -186,8 +192,8 @@ RunResult runOne(const Project& project, const Segment& seg, const Options& o, u
   spec.pdFrequency = seg.pdFrequency;
   spec.settle = seg.settle;
   spec.step = o.step;
-  spec.samcon.backtracks = o.backtracks >= 0 ? o.backtracks : seg.backtracks;
-  spec.samcon.backtrackAbove = o.backtrackAbove >= 0 ? o.backtrackAbove : seg.backtrackAbove;
+  spec.samcon.backtracks = backtracksOf(seg, o);
+  spec.samcon.backtrackAbove = backtrackAboveOf(seg, o);
   spec.samcon.scoreShove = o.scoreShove;
   spec.samcon.tangentWeight = o.tangentWeight;
   const control::PreparedOptimization prepared = control::prepareOptimization(project, spec);
@@ -266,8 +272,8 @@ json settingsJson(const Segment& seg, const Options& o, uint64_t seed) {
           {"velocity_weight", seg.velocityWeight},
           {"pd_frequency", seg.pdFrequency},
           {"settle", seg.settle},
-          {"backtracks", o.backtracks >= 0 ? o.backtracks : seg.backtracks},
-          {"backtrack_above", o.backtrackAbove >= 0 ? o.backtrackAbove : seg.backtrackAbove},
+          {"backtracks", backtracksOf(seg, o)},
+          {"backtrack_above", backtrackAboveOf(seg, o)},
           {"step", o.step},
           {"score_shove", o.scoreShove},
           {"tangent_weight", o.tangentWeight}};
