@@ -1,3 +1,4 @@
+// Help > Keys and Mouse: the table of keys read from the menus and the viewport's mouse gestures.
 #include "ControlsDialog.h"
 
 #include <QAction>

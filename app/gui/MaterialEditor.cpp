@@ -2,6 +2,7 @@
 #include "MaterialEditor.h"
 
 #include "Commands.h"
+#include "NumberBox.h"
 #include "liu2013/Liu2013.h"
 
 #include <QComboBox>
@@ -22,18 +23,6 @@ namespace sinew::app {
 namespace {
 
 enum Column { kRegion, kYoungs, kPoisson, kDensity, kDamping, kColumns };
-
-QDoubleSpinBox* spin(QWidget* parent, const char* name, double lo, double hi, int decimals, double step,
-                     const QString& suffix) {
-  auto* s = new QDoubleSpinBox(parent);
-  s->setObjectName(name);
-  s->setRange(lo, hi);
-  s->setDecimals(decimals);
-  s->setSingleStep(step);
-  s->setSuffix(suffix);
-  s->setKeyboardTracking(false);  // one edit per typed value, not per digit
-  return s;
-}
 
 // What the solver uses when the project sets no flesh material.
 const FleshMaterial defaultFlesh = liu2013::toFleshMaterial(liu2013::Material{});
@@ -87,10 +76,10 @@ MaterialEditor::MaterialEditor(Document* doc, QWidget* parent) : QGroupBox(tr("M
   auto* form = new QFormLayout;
   editing_ = new QLabel(this);
   editing_->setObjectName("simRegionEditing");
-  youngs_ = spin(this, "simYoungs", 1e2, 1e8, 0, 1e4, tr(" Pa"));
-  poisson_ = spin(this, "simPoisson", 0.0, 0.49, 3, 0.01, QString());
-  density_ = spin(this, "simDensity", 10, 1e5, 0, 50, tr(" kg/m³"));
-  damping_ = spin(this, "simPoseDamping", 0, 1e4, 1, 5, tr(" 1/s"));
+  youngs_ = numberBox(this, "simYoungs", 1e2, 1e8, 0, 1e4, tr(" Pa"));
+  poisson_ = numberBox(this, "simPoisson", 0.0, 0.49, 3, 0.01);
+  density_ = numberBox(this, "simDensity", 10, 1e5, 0, 50, tr(" kg/m³"));
+  damping_ = numberBox(this, "simPoseDamping", 0, 1e4, 1, 5, tr(" 1/s"));
   form->addRow(tr("Editing"), editing_);
   form->addRow(tr("Young's modulus"), youngs_);
   form->addRow(tr("Poisson ratio"), poisson_);

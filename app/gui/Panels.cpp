@@ -1,6 +1,8 @@
 // The Outliner, Properties and Log dock panels (Panels.h).
 #include "Panels.h"
 
+#include "NumberBox.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -293,11 +295,7 @@ void PropertiesPanel::rebuild() {
       });
       editor = box;
     } else if (d.kind == PropertyDesc::Kind::Number) {
-      auto* spin = new QDoubleSpinBox(form_);
-      spin->setRange(d.minimum, d.maximum);
-      spin->setSingleStep(d.step);
-      spin->setDecimals(d.decimals);
-      spin->setKeyboardTracking(false);
+      auto* spin = numberBox(form_, {}, d.minimum, d.maximum, d.decimals, d.step);
       connect(spin, &QDoubleSpinBox::valueChanged, spin, [value, push](double v) { push(value(), v); });
       refreshers_.push_back([spin, value] {
         const QSignalBlocker b(spin);
@@ -320,13 +318,8 @@ void PropertiesPanel::rebuild() {
       h->setSpacing(2);
       std::array<QDoubleSpinBox*, 3> spins{};
       for (int k = 0; k < 3; ++k) {
-        spins[size_t(k)] = new QDoubleSpinBox(row);
-        spins[size_t(k)]->setRange(d.minimum, d.maximum);
-        spins[size_t(k)]->setSingleStep(d.step);
-        spins[size_t(k)]->setDecimals(d.decimals);
-        spins[size_t(k)]->setKeyboardTracking(false);
+        spins[size_t(k)] = numberBox(row, QString("xyz"[k]), d.minimum, d.maximum, d.decimals, d.step);
         spins[size_t(k)]->setButtonSymbols(QAbstractSpinBox::NoButtons);
-        spins[size_t(k)]->setObjectName(QString("xyz"[k]));
         h->addWidget(spins[size_t(k)]);
       }
       for (QDoubleSpinBox* spin : spins)

@@ -2,6 +2,7 @@
 #include "SceneEditor.h"
 
 #include "Commands.h"
+#include "NumberBox.h"
 #include "liu2013/Liu2013.h"
 
 #include <QComboBox>
@@ -25,18 +26,6 @@ namespace {
 
 enum Column { kName, kShape, kCenter, kColumns };
 
-QDoubleSpinBox* spin(QWidget* parent, const QString& name, double lo, double hi, int decimals, double step,
-                     const QString& suffix) {
-  auto* s = new QDoubleSpinBox(parent);
-  s->setObjectName(name);
-  s->setRange(lo, hi);
-  s->setDecimals(decimals);
-  s->setSingleStep(step);
-  s->setSuffix(suffix);
-  s->setKeyboardTracking(false);  // one edit per typed value, not per digit
-  return s;
-}
-
 const liu2013::Settings solverDefaults;
 
 QString shapeTitle(ColliderShape s) {
@@ -55,9 +44,9 @@ SceneEditor::SceneEditor(Document* doc, QWidget* parent) : QGroupBox(tr("Scene")
 
   // The ground plane.
   auto* ground = new QFormLayout;
-  groundHeight_ = spin(this, "simGroundHeight", -100, 100, 3, 0.05, tr(" m"));
+  groundHeight_ = numberBox(this, "simGroundHeight", -100, 100, 3, 0.05, tr(" m"));
   groundHeight_->setToolTip(tr("Height of the ground plane (y)"));
-  groundFriction_ = spin(this, "simGroundFriction", 0, 10, 2, 0.1, QString());
+  groundFriction_ = numberBox(this, "simGroundFriction", 0, 10, 2, 0.1);
   groundFriction_->setToolTip(tr("Coulomb friction coefficient of the ground"));
   auto* groundRow = new QHBoxLayout;
   groundRow->addWidget(groundHeight_, 1);
@@ -112,7 +101,7 @@ SceneEditor::SceneEditor(Document* doc, QWidget* parent) : QGroupBox(tr("Scene")
         labels[k] = new QLabel(details_);
         h->addWidget(labels[k]);
       }
-      boxes[k] = spin(details_, QString("%1%2").arg(prefix, axes[k]), lo, hi, decimals, step, suffix);
+      boxes[k] = numberBox(details_, QString("%1%2").arg(prefix, axes[k]), lo, hi, decimals, step, suffix);
       h->addWidget(boxes[k], 1);
     }
     return h;
@@ -120,7 +109,7 @@ SceneEditor::SceneEditor(Document* doc, QWidget* parent) : QGroupBox(tr("Scene")
   form->addRow(tr("Centre"), triple(center_, "simColliderCenter", -100, 100, 3, 0.05, QString(), nullptr));
   form->addRow(tr("Rotation °"), triple(rotation_, "simColliderRotation", -360, 360, 1, 5, QString(), nullptr));
   form->addRow(tr("Size"), triple(size_, "simColliderSize", 0.001, 100, 3, 0.01, QString(), sizeLabel_));
-  friction_ = spin(details_, "simColliderFriction", 0, 10, 2, 0.1, QString());
+  friction_ = numberBox(details_, "simColliderFriction", 0, 10, 2, 0.1);
   form->addRow(tr("Friction"), friction_);
   v->addWidget(details_);
   auto* note = new QLabel(tr("Scene changes reach a running simulation at once."), this);

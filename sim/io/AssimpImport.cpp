@@ -218,6 +218,39 @@ BindPose bindPoseOf(const aiScene* scene, const SceneFrame& frame) {
   return bp;
 }
 
+// Each node's path from the scene root, and how many leading nodes every
+// path shares: the lowest common ancestor is paths[0][common - 1].
+struct RootPaths {
+  std::vector<std::vector<const aiNode*>> paths;
+  size_t common = 0;
+  // The nodes of every path from index `first` on.
+  std::set<const aiNode*> from(size_t first) const {
+    std::set<const aiNode*> nodes;
+    for (const auto& p : paths)
+      for (size_t k = first; k < p.size(); ++k) nodes.insert(p[k]);
+    return nodes;
+  }
+  const aiNode* ancestor() const { return paths[0][common - 1]; }
+};
+
+template <class Nodes>
+RootPaths rootPaths(const Nodes& nodes) {
+  RootPaths r;
+  for (const aiNode* node : nodes) {
+    std::vector<const aiNode*> p;
+    for (const aiNode* n = node; n; n = n->mParent) p.push_back(n);
+    std::reverse(p.begin(), p.end());
+    r.paths.push_back(std::move(p));
+  }
+  r.common = r.paths[0].size();
+  for (const auto& p : r.paths) {
+    size_t k = 0;
+    while (k < std::min(r.common, p.size()) && p[k] == r.paths[0][k]) ++k;
+    r.common = k;
+  }
+  return r;
+}
+
 // The skeleton of a skinned scene: every node named by a bone, and the nodes
 // between those and their lowest common ancestor (which is included only if
 // it is itself a bone); its rest pose is the bind pose.
@@ -236,24 +269,9 @@ std::optional<Skeleton> extractSkeleton(const aiScene* scene, const BindPose& bi
     else diag.push_back({Severity::Warning, path + ": bone '" + name + "' has no node in the hierarchy"});
   }
   if (bones.empty()) return std::nullopt;
-  // Paths from the scene root; the lowest common ancestor is their longest common prefix.
-  std::vector<std::vector<const aiNode*>> paths;
-  for (const aiNode* b : bones) {
-    std::vector<const aiNode*> p;
-    for (const aiNode* n = b; n; n = n->mParent) p.push_back(n);
-    std::reverse(p.begin(), p.end());
-    paths.push_back(std::move(p));
-  }
-  size_t common = paths[0].size();
-  for (const auto& p : paths) {
-    size_t k = 0;
-    while (k < std::min(common, p.size()) && p[k] == paths[0][k]) ++k;
-    common = k;
-  }
-  std::set<const aiNode*> included;
-  for (const auto& p : paths)
-    for (size_t k = common; k < p.size(); ++k) included.insert(p[k]);
-  const aiNode* lca = paths[0][common - 1];
+  const RootPaths paths = rootPaths(bones);
+  std::set<const aiNode*> included = paths.from(paths.common);
+  const aiNode* lca = paths.ancestor();
   // The lowest common ancestor joins the skeleton when it is a bone, or when
   // without it the bones would hang from several roots (two chains under an
   // armature node): the simulation needs one root.
@@ -702,23 +720,11 @@ std::vector<MotionClip> clipsFromAnimations(const aiScene* scene, const Mat4& fr
       if (const aiNode* n = anim->mChannels[c] ? scene->mRootNode->FindNode(anim->mChannels[c]->mNodeName) : nullptr)
         channelOf[n] = anim->mChannels[c];
     if (channelOf.empty()) continue;
-    std::vector<std::vector<const aiNode*>> paths;
-    for (const auto& [node, ch] : channelOf) {
-      std::vector<const aiNode*> p;
-      for (const aiNode* n = node; n; n = n->mParent) p.push_back(n);
-      std::reverse(p.begin(), p.end());
-      paths.push_back(std::move(p));
-    }
-    size_t common = paths[0].size();
-    for (const auto& p : paths) {
-      size_t k = 0;
-      while (k < std::min(common, p.size()) && p[k] == paths[0][k]) ++k;
-      common = k;
-    }
-    std::set<const aiNode*> included;
-    for (const auto& p : paths)
-      for (size_t k = common - 1; k < p.size(); ++k) included.insert(p[k]);
-    const aiNode* root = paths[0][common - 1];
+    std::vector<const aiNode*> animated;
+    for (const auto& [node, ch] : channelOf) animated.push_back(node);
+    const RootPaths paths = rootPaths(animated);
+    const std::set<const aiNode*> included = paths.from(paths.common - 1);
+    const aiNode* root = paths.ancestor();
     const Mat4 above = frame * (root->mParent ? globalMatrix(root->mParent) : Mat4::Identity());
 
     MotionClip clip;

@@ -16,10 +16,12 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTest>
 
+#include <array>
 #include <cmath>
 
 using namespace sinew;
@@ -220,6 +222,32 @@ TEST_F(RigTest, JointPropertiesAreEditableAndUndoable) {
   window->actUndo->trigger();
   EXPECT_EQ(skeleton().joints[size_t(skeleton().find("LeftLeg"))].type, JointType::Ball);
   EXPECT_EQ(skeleton().joints[size_t(skeleton().find("LeftLeg"))].bone.kind, BoneShapeKind::Capsule);
+}
+
+TEST_F(RigTest, JointPositionIsTypedIntoItsXyzFields) {
+  window->selectJoint("LeftHand");
+  auto* row = window->properties()->findChild<QWidget*>("Position (m)");
+  ASSERT_NE(row, nullptr);
+  std::array<QDoubleSpinBox*, 3> xyz{row->findChild<QDoubleSpinBox*>("x"), row->findChild<QDoubleSpinBox*>("y"),
+                                     row->findChild<QDoubleSpinBox*>("z")};
+  const Vec3 before = joint("LeftHand");
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_NE(xyz[size_t(k)], nullptr) << "xyz"[k];
+    EXPECT_EQ(xyz[size_t(k)]->decimals(), 4);
+    EXPECT_NEAR(xyz[size_t(k)]->value(), before[k], 1e-4) << "xyz"[k];
+  }
+  window->findChild<QDockWidget*>("dockProperties")->raise();
+  QApplication::processEvents();
+  window->properties()->grab().save("/tmp/sinew-joint-properties.png");
+  // Typed and committed with Enter: one edit, the joint moves by it.
+  xyz[1]->setFocus();
+  xyz[1]->selectAll();
+  QTest::keyClicks(xyz[1], QString::number(before.y() + 0.05, 'f', 4));
+  QTest::keyClick(xyz[1], Qt::Key_Return);
+  EXPECT_NEAR(joint("LeftHand").y(), before.y() + 0.05, 1e-4);
+  EXPECT_NEAR(joint("LeftHand").x(), before.x(), 1e-4);
+  window->actUndo->trigger();
+  EXPECT_LT((joint("LeftHand") - before).norm(), 1e-6);
 }
 
 TEST_F(RigTest, MirrorAndSymmetrizeAreUndoable) {

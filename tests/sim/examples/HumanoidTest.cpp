@@ -5,6 +5,7 @@
 #include "geometry/MeshValidation.h"
 #include "geometry/TriangleTree.h"
 #include "io/ProjectFile.h"
+#include "volume/Closest.h"
 
 #include "TestUtil.h"
 
@@ -150,7 +151,7 @@ TEST_F(Humanoid, LeftRightSymmetric) {
     double best = std::numeric_limits<double>::infinity();
     tree.query(around, [&](int32_t t) {
       const Tri& tri = m.triangles[t];
-      const Vec3 c = test::closestPointOnTriangle(q, m.positions[tri[0]], m.positions[tri[1]], m.positions[tri[2]]);
+      const Vec3 c = closestPointOnTriangle(q, m.positions[tri[0]], m.positions[tri[1]], m.positions[tri[2]]);
       best = std::min(best, (c - q).norm());
     });
     worst = std::max(worst, best);
