@@ -165,7 +165,7 @@ TEST(HostileInput, SpecialFilesAreRefusedAndLinksWrittenThrough) {
   std::filesystem::create_symlink(target, link);
   ASSERT_EQ(cli(dir, with(link)).exitCode, 0);
   EXPECT_TRUE(std::filesystem::is_symlink(link));
-  EXPECT_NO_THROW((void)json::parse(test::readBytes(target)));
+  EXPECT_FALSE(json::parse(test::readBytes(target), nullptr, false).is_discarded());
   // "-": standard output.
   const ProcessResult out = cli(dir, with("-"));
   ASSERT_EQ(out.exitCode, 0) << out.err;
@@ -203,7 +203,9 @@ TEST(HostileInput, NumbersThatAreNotNumbersAreRefused) {
            {"--seconds", "nan"}, {"--ground-height", "nan"}, {"--friction", "nan"}, {"--fps", "1e999"}}) {
     const ProcessResult r = cli(dir, {"simulate", p, flag, value});
     expectRefused(r, 1, {flag});
-    if (value == "nan") EXPECT_NE(r.err.find("is not a finite number"), std::string::npos) << r.err;
+    if (value == "nan") {
+      EXPECT_NE(r.err.find("is not a finite number"), std::string::npos) << r.err;
+    }
   }
   expectRefused(cli(dir, {"import", test::model("OBJ/box.obj"), "--scale", "nan", "-o", dir.file("x.sinew")}), 1,
                 {"--scale"});
@@ -232,7 +234,10 @@ TEST(HostileInput, ClipsWithAbsurdFrameTimesAndHugeFacesAreRefused) {
   for (int i = 0; i < 100000; ++i) obj += "v " + std::to_string(std::cos(i * 6.2831853 / 100000)) + " " +
                                           std::to_string(std::sin(i * 6.2831853 / 100000)) + " 0\n";
   obj += "f";
-  for (int i = 1; i <= 100000; ++i) obj += " " + std::to_string(i);
+  for (int i = 1; i <= 100000; ++i) {
+    obj += ' ';
+    obj += std::to_string(i);
+  }
   obj += "\n";
   const std::string huge = dir.file("huge-face.obj");
   test::writeBytes(huge, obj);

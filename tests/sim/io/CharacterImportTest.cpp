@@ -109,7 +109,9 @@ TEST_P(ExportedCharacter, ImportsWhereItWasWithItsBindPoseAndBones) {
     const bool end = name.find("_End") != std::string::npos || name.back() == '4';
     const int32_t k = r.skeleton->find(name);
     EXPECT_EQ(k >= 0, !end) << name;
-    if (k >= 0) EXPECT_LT((got[size_t(k)] - want[j]).norm(), 1e-5 * height) << name;
+    if (k >= 0) {
+      EXPECT_LT((got[size_t(k)] - want[j]).norm(), 1e-5 * height) << name;
+    }
   }
 
   // The mesh: where it was, every vertex near one of the original's.

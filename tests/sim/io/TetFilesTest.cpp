@@ -64,7 +64,8 @@ TEST(TetFiles, JointRoundTripIsExact) {
   const TempDir dir;
   JointFile j;
   j.bones = {"Hips", "Left Up Leg", "Spine"};
-  j.joints = {{"Left Up Leg", Vec3(0.1 + 0.2, -1.0 / 3.0, 1e-17), 0, 1}, {"Spine", Vec3(0, 1.03, 5e300), 0, 2}};
+  j.joints = {{"Left Up Leg", Vec3(0.1 + 0.2, -1.0 / 3.0, 1e-17), 0, 1, std::nullopt},
+              {"Spine", Vec3(0, 1.03, 5e300), 0, 2, std::nullopt}};
   writeJointFile(dir.file("a.joint"), j);
   EXPECT_EQ(readJointFile(dir.file("a.joint")), j);
   const std::vector<std::string> lines = test::lines(test::readBytes(dir.file("a.joint")));
@@ -75,7 +76,7 @@ TEST(TetFiles, RegionMeshFilesTogether) {
   // The pair Li et al. 2019 describe: regions in the .mesh, bones and joints in the .joint.
   const TempDir dir;
   const TetMesh m = regionMesh();
-  const JointFile j{{"Root", "Bone"}, {{"Bone", Vec3(0.9, 1.2, 1.4), 0, 1}}};
+  const JointFile j{{"Root", "Bone"}, {{"Bone", Vec3(0.9, 1.2, 1.4), 0, 1, std::nullopt}}};
   writeMedit(dir.file("c.mesh"), m);
   writeJointFile(dir.file("c.joint"), j);
   const TetMeshFile f = readMedit(dir.file("c.mesh"));

@@ -65,7 +65,9 @@ TEST(SimulationSkeleton, FollowersHaveNoBoneAndTheChoiceIsSaved) {
   assignDefaultBoneShapes(production, surface);
   EXPECT_EQ(production.bones().size(), 19u);
   for (const Joint& j : production.joints)
-    if (!j.simulated) EXPECT_EQ(j.bone.kind, BoneShapeKind::None) << j.name;
+    if (!j.simulated) {
+      EXPECT_EQ(j.bone.kind, BoneShapeKind::None) << j.name;
+    }
   const int32_t hand = production.find("LeftHand");
   const std::vector<Transform> world = production.worldRest();
   const BoneShape& shape = production.joints[size_t(hand)].bone;
