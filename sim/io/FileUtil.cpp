@@ -86,15 +86,21 @@ std::string writableTarget(const std::string& path) {
   return target;
 }
 
+std::string hiddenName(const std::string& path, std::string_view suffix) {
+  std::string name = ".";  // appended in steps: GCC 12 warns falsely (-Wrestrict) about "." + string
+  name += fs::path(path).filename().string();
+  name += suffix;
+  return name;
+}
+
 void writeFileAtomic(const std::string& requested, std::string_view data, const WriteHook& hook) {
   if (requested == "-" || requested == "/dev/stdout") return writeStdout(requested, data);
   const std::string path = writableTarget(requested);
   static std::atomic<uint64_t> counter{0};
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  const std::string tmp = (dir / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-" +
-                                  std::to_string(counter++)))
-                              .string();
+  const std::string tmp =
+      (dir / (hiddenName(path, ".tmp-") + std::to_string(::getpid()) + "-" + std::to_string(counter++))).string();
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw InputError(path, "cannot create temporary file for saving: " + errnoText());
   auto failWith = [&](const std::string& msg) {

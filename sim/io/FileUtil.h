@@ -65,6 +65,10 @@ class FileLock {
 // whose process is gone. Returns how many were removed.
 size_t removeStaleTemporaries(const std::string& dir, const std::string& prefix = ".");
 
+// The hidden name beside a file that its temporaries and locks take:
+// ".<file name><suffix>" (".walk.sinew.lock" for "a/walk.sinew" and ".lock").
+std::string hiddenName(const std::string& path, std::string_view suffix);
+
 // Lower-case extension without the dot ("obj" for "a/B.OBJ").
 std::string lowerExtension(const std::string& path);
 

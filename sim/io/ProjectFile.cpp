@@ -20,7 +20,7 @@ std::string projectDataDir(const std::string& path) { return path + ".data"; }
 
 std::string projectLockFile(const std::string& path) {
   const fs::path p(path);
-  return (p.parent_path() / ("." + p.filename().string() + ".lock")).string();
+  return (p.parent_path() / hiddenName(path, ".lock")).string();
 }
 
 namespace {
@@ -411,6 +411,16 @@ FleshMaterial readMaterial(const json& j, const std::string& ctx, const std::str
   return m;
 }
 
+// `what` names the weights in messages ("mesh 'Body' skin").
+SkinWeights skinFromJson(const json& s, BlobReader& blobs, const std::string& what, const std::string& path) {
+  SkinWeights w;
+  w.bones = field<std::vector<std::string>>(s, "bones", what, path);
+  w.offsets = blobs.read<int32_t>(field<json>(s, "offsets", what, path), 1, what + " offsets");
+  w.bone = blobs.read<int32_t>(field<json>(s, "bone", what, path), 1, what + " bones");
+  w.weight = blobs.read<double>(field<json>(s, "weight", what, path), 1, what + " values");
+  return w;
+}
+
 MotionClip clipFromJson(const json& c, BlobReader& blobs, const std::string& path) {
   MotionClip clip;
   clip.name = field<std::string>(c, "name", "clip", path);
@@ -625,15 +635,7 @@ Project projectFromJson(const json& j, const std::string& path) {
     if (!pos.empty()) std::memcpy(static_cast<void*>(o.mesh.positions.data()), pos.data(), pos.size() * sizeof(double));
     o.mesh.triangles.resize(tri.size() / 3);
     if (!tri.empty()) std::memcpy(o.mesh.triangles.data(), tri.data(), tri.size() * sizeof(int32_t));
-    if (m.contains("skin")) {
-      const json& s = m.at("skin");
-      SkinWeights w;
-      w.bones = field<std::vector<std::string>>(s, "bones", ctx + " skin", path);
-      w.offsets = blobs.read<int32_t>(field<json>(s, "offsets", ctx, path), 1, ctx + " skin offsets");
-      w.bone = blobs.read<int32_t>(field<json>(s, "bone", ctx, path), 1, ctx + " skin bones");
-      w.weight = blobs.read<double>(field<json>(s, "weight", ctx, path), 1, ctx + " skin weights");
-      o.skin = std::move(w);
-    }
+    if (m.contains("skin")) o.skin = skinFromJson(m.at("skin"), blobs, ctx + " skin", path);
     p.meshes.push_back(std::move(o));
   }
   if (j.contains("skeleton") && !j.at("skeleton").is_null()) {
@@ -722,15 +724,7 @@ Project projectFromJson(const json& j, const std::string& path) {
         for (int32_t f : blobs.read<int32_t>(field<json>(e, "extrapolated", ctx, path), 1, ctx + " embedding flags"))
           o.embedding.extrapolated.push_back(f ? 1 : 0);
       }
-      if (v.contains("weights")) {
-        const json& s = v.at("weights");
-        SkinWeights w;
-        w.bones = field<std::vector<std::string>>(s, "bones", ctx + " weights", path);
-        w.offsets = blobs.read<int32_t>(field<json>(s, "offsets", ctx, path), 1, ctx + " weight offsets");
-        w.bone = blobs.read<int32_t>(field<json>(s, "bone", ctx, path), 1, ctx + " weight bones");
-        w.weight = blobs.read<double>(field<json>(s, "weight", ctx, path), 1, ctx + " weights");
-        o.weights = std::move(w);
-      }
+      if (v.contains("weights")) o.weights = skinFromJson(v.at("weights"), blobs, ctx + " weights", path);
       p.volumes.push_back(std::move(o));
     }
   if (j.contains("rodBodies"))
@@ -915,7 +909,7 @@ void writeProjectFiles(const std::string& path, const std::string& dir, const js
   removeStaleTemporaries(dir);
   const fs::path target(path);
   removeStaleTemporaries(target.has_parent_path() ? target.parent_path().string() : ".",
-                         "." + target.filename().string() + ".tmp-");
+                         hiddenName(path, ".tmp-"));
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (isBlobName(name) && !blobs.blobs().count(name)) fs::remove(entry.path(), ec);
