@@ -2,11 +2,8 @@
 #include "MusclePaintController.h"
 
 #include "Commands.h"
-#include "geometry/Sdf.h"
 
 #include <QMouseEvent>
-
-#include <cmath>
 
 namespace sinew::app {
 
@@ -35,14 +32,14 @@ Vec3f MusclePaintController::markColor(MusclePaint m, const Vec3f& unpainted) {
 }
 
 MusclePaintController::MusclePaintController(Document* doc, ViewportWidget* view, QObject* parent)
-    : QObject(parent), doc_(doc), view_(view) {
+    : QObject(parent), doc_(doc), view_(view), surfaceBrush_(view) {
   // Undo, redo and other edits of the body or its surface: start again from the document.
   connect(doc_, &Document::objectChanged, this, [this](ObjectId id) {
-    if (!stroking_ && id && (id == body_ || id == surface_)) reload();
+    if (!surfaceBrush_.stroking() && id && (id == body_ || id == surface_)) reload();
   });
   connect(doc_, &Document::structureChanged, this, [this] {
     if (!doc_->project().findRodBody(body_)) body_ = 0;
-    if (!stroking_) reload();
+    if (!surfaceBrush_.stroking()) reload();
   });
 }
 
@@ -59,16 +56,11 @@ void MusclePaintController::reload() {
   const ObjectId before = surface_;
   if (!m) {
     surface_ = 0;
-    tree_.reset();
+    surfaceBrush_.clear();
     marks_.clear();
     colors_.clear();
   } else {
-    const uint64_t rev = doc_->revision(m->id);
-    if (!tree_ || m->id != surface_ || rev != surfaceRevision_) {
-      rest_ = m->mesh;
-      tree_ = std::make_unique<TriangleTree>(rest_);
-      surfaceRevision_ = rev;
-    }
+    surfaceBrush_.setSurface(m->mesh, m->id, doc_->revision(m->id));
     surface_ = m->id;
     // An unpainted (or differently sized) paint starts blank: viperize says what is missing.
     marks_ = b->paint;
@@ -80,65 +72,42 @@ void MusclePaintController::reload() {
 }
 
 std::optional<Vec3> MusclePaintController::surfacePoint(const QPoint& p) const {
-  if (!tree_) return std::nullopt;
-  const render::Ray r = view_->camera().rayThrough(p.x(), p.y(), view_->width(), view_->height());
-  const auto hit = tree_->raycast(r.origin, r.direction);
-  if (!hit) return std::nullopt;
-  return hit->point;
+  return surfaceBrush_.pointUnder(p);
 }
 
-void MusclePaintController::sample(const Vec3& at) {
+bool MusclePaintController::sample(const Vec3& at) {
   // Every vertex strictly inside the brush's sphere takes the mark (muscle
   // surfaces have a few thousand vertices at most: no grid needed).
   const MusclePaint mark = markOf(mode);
   const double r2 = radius * radius;
+  const std::vector<Vec3>& rest = surfaceBrush_.surface().positions;
   bool changed = false;
-  for (size_t v = 0; v < rest_.positions.size() && v < marks_.size(); ++v)
-    if ((rest_.positions[v] - at).squaredNorm() < r2 && marks_[v] != mark) {
+  for (size_t v = 0; v < rest.size() && v < marks_.size(); ++v)
+    if ((rest[v] - at).squaredNorm() < r2 && marks_[v] != mark) {
       marks_[v] = mark;
       changed = true;
     }
-  if (changed) {
-    changedInStroke_ = true;
-    updateColors();
-  }
-  lastSample_ = at;
+  if (changed) updateColors();
+  return changed;
 }
 
 bool MusclePaintController::mousePress(QMouseEvent* e) {
-  if (e->button() != Qt::LeftButton || !tree_) return false;
-  const auto at = surfacePoint(e->position().toPoint());
-  if (!at) return true;  // off the surface: nothing to paint, nothing to select either
-  stroking_ = true;
-  changedInStroke_ = false;
-  lastSample_.reset();
-  sample(*at);
+  if (e->button() != Qt::LeftButton || !surfaceBrush_.ready()) return false;
+  // Off the surface: nothing to paint, nothing to select either.
+  surfaceBrush_.press(e->position().toPoint(), [this](const Vec3& at) { return sample(at); });
   return true;
 }
 
 bool MusclePaintController::mouseMove(QMouseEvent* e, bool dragging) {
-  const auto at = surfacePoint(e->position().toPoint());
-  hover_ = at;
-  if (at && tree_) {
-    const QPointF p = e->position();
-    const render::Ray r = view_->camera().rayThrough(p.x(), p.y(), view_->width(), view_->height());
-    if (const auto hit = tree_->raycast(r.origin, r.direction))
-      hoverNormal_ = triangleNormal(rest_, size_t(hit->triangle));
-  }
-  if (dragging && stroking_ && at) {
-    // Samples every quarter radius along the drag, so fast strokes leave no gaps.
-    const Vec3 from = lastSample_.value_or(*at);
-    const int steps = std::max(1, int(std::ceil((*at - from).norm() / (0.25 * radius))));
-    for (int k = 1; k <= steps; ++k) sample(from + (*at - from) * (double(k) / steps));
-  }
+  surfaceBrush_.move(e->position(), dragging, radius, [this](const Vec3& at) { return sample(at); });
   return true;
 }
 
 bool MusclePaintController::mouseRelease(QMouseEvent*) {
-  if (!stroking_) return true;
-  stroking_ = false;
+  if (!surfaceBrush_.stroking()) return true;
+  const bool changed = surfaceBrush_.release();
   const RodBodyObject* b = doc_->project().findRodBody(body_);
-  if (changedInStroke_ && b) {
+  if (changed && b) {
     RodBodyObject edited = *b;
     edited.paint = marks_;
     const QString what = mode == Mode::Source ? tr("sources") : mode == Mode::Sink ? tr("sinks") : tr("erase marks");
@@ -166,20 +135,8 @@ void MusclePaintController::decorate(render::FrameScene& scene) {
       item.colorRevision = colorRevision_;
       item.translucent = false;  // the skin being painted is shown solid, pills or not
     }
-  // The brush: a circle of its radius on the surface under the cursor.
-  if (hover_) {
-    const Mat3 f = sdf::frameAlong(hoverNormal_);
-    render::LineItem circle;
-    circle.onTop = true;
-    const Vec3f c = markColor(markOf(mode), Vec3f(1.0f, 1.0f, 1.0f));  // erasing: white
-    for (int k = 0; k < 40; ++k) {
-      const double t0 = 2 * M_PI * k / 40, t1 = 2 * M_PI * (k + 1) / 40;
-      circle.add((*hover_ + radius * (std::cos(t0) * f.col(1) + std::sin(t0) * f.col(2))).cast<float>(),
-                 (*hover_ + radius * (std::cos(t1) * f.col(1) + std::sin(t1) * f.col(2))).cast<float>(), c);
-    }
-    circle.add(hover_->cast<float>(), (*hover_ + 0.5 * radius * hoverNormal_).cast<float>(), c);
-    scene.lines.push_back(std::move(circle));
-  }
+  // The brush under the cursor, in the mark's colour (erasing: white).
+  surfaceBrush_.draw(scene, radius, markColor(markOf(mode), Vec3f(1.0f, 1.0f, 1.0f)));
 }
 
 }  // namespace sinew::app

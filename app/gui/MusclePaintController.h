@@ -8,8 +8,8 @@
 #pragma once
 
 #include "Document.h"
+#include "SurfaceBrush.h"
 #include "ViewportWidget.h"
-#include "geometry/TriangleTree.h"
 
 #include <QObject>
 
@@ -52,21 +52,14 @@ class MusclePaintController : public QObject, public ViewportInteraction {
 
  private:
   void reload();
-  void sample(const Vec3& at);
+  bool sample(const Vec3& at);
   void updateColors();
 
   Document* doc_;
   ViewportWidget* view_;
   ObjectId body_ = 0, surface_ = 0;
-  uint64_t surfaceRevision_ = 0;
-  TriMesh rest_;                          // a copy of the surface (the tree points into it)
-  std::unique_ptr<TriangleTree> tree_;
+  SurfaceBrush surfaceBrush_;
   std::vector<MusclePaint> marks_;
-  bool stroking_ = false;
-  bool changedInStroke_ = false;
-  std::optional<Vec3> lastSample_;
-  std::optional<Vec3> hover_;
-  Vec3 hoverNormal_ = Vec3::UnitZ();
   std::vector<render::Vec3f> colors_;
   uint64_t colorRevision_ = 1;
 };

@@ -3,7 +3,6 @@
 
 #include "Commands.h"
 #include "VolumeView.h"
-#include "geometry/Sdf.h"
 #include "rig/Skinning.h"
 
 #include <QMouseEvent>
@@ -24,17 +23,17 @@ Vec3f heat(double w) {
 }  // namespace
 
 PaintController::PaintController(Document* doc, ViewportWidget* view, Log* log, QObject* parent)
-    : QObject(parent), doc_(doc), view_(view), log_(log) {
+    : QObject(parent), doc_(doc), view_(view), log_(log), surfaceBrush_(view) {
   brush.radius = 0.05;
   brush.strength = 0.5;
   // Undo, redo and other edits of the weights or the skeleton: start again from the document.
   connect(doc_, &Document::objectChanged, this, [this](ObjectId id) {
     const bool skeleton = doc_->project().skeleton && doc_->project().skeleton->id == id;
-    if (!stroking_ && (id == mesh_ || skeleton)) reload();
+    if (!surfaceBrush_.stroking() && (id == mesh_ || skeleton)) reload();
   });
   connect(doc_, &Document::structureChanged, this, [this] {
     if (!doc_->project().findMesh(mesh_)) mesh_ = 0;
-    if (!stroking_) reload();
+    if (!surfaceBrush_.stroking()) reload();
   });
 }
 
@@ -59,20 +58,15 @@ void PaintController::reload() {
   bones_ = std::move(bones);
   if (!m || bones_.empty()) {
     surface_.reset();
-    tree_.reset();
+    surfaceBrush_.clear();
     state_ = WeightPaintState{};
     colors_.clear();
     if (bonesChangedNow) emit bonesChanged();
     view_->update();
     return;
   }
-  const uint64_t rev = doc_->revision(m->id);
-  if (!surface_ || rev != meshRevision_) {
+  if (surfaceBrush_.setSurface(m->mesh, m->id, doc_->revision(m->id)) || !surface_) {
     surface_ = std::make_unique<PaintSurface>(m->mesh);
-    tree_.reset();
-    rest_ = m->mesh;
-    tree_ = std::make_unique<TriangleTree>(rest_);
-    meshRevision_ = rev;
     state_.vertexMirror = mirrorVertexMap(*surface_, 1e-4 * std::max(m->mesh.bounds().diagonal(), 1e-9));
   }
   const int32_t selected = std::clamp(state_.selectedBone, 0, int32_t(bones_.size()) - 1);
@@ -105,22 +99,14 @@ void PaintController::setLocked(int32_t bone, bool locked) {
   state_.locked[size_t(bone)] = locked ? 1 : 0;
 }
 
-std::optional<Vec3> PaintController::surfacePoint(const QPoint& p) const {
-  if (!tree_) return std::nullopt;
-  const render::Ray r = view_->camera().rayThrough(p.x(), p.y(), view_->width(), view_->height());
-  const auto hit = tree_->raycast(r.origin, r.direction);
-  if (!hit) return std::nullopt;
-  return hit->point;
-}
+std::optional<Vec3> PaintController::surfacePoint(const QPoint& p) const { return surfaceBrush_.pointUnder(p); }
 
-void PaintController::sample(const Vec3& at) {
+bool PaintController::sample(const Vec3& at) {
   BrushSample b = brush;
   b.center = at;
-  if (!applyBrush(*surface_, state_, b).empty()) {
-    changedInStroke_ = true;
-    updateColors();
-  }
-  lastSample_ = at;
+  if (applyBrush(*surface_, state_, b).empty()) return false;
+  updateColors();
+  return true;
 }
 
 void PaintController::commit(const QString& text) {
@@ -157,36 +143,19 @@ void PaintController::normalizeAll() {
 
 bool PaintController::mousePress(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton || !surface_) return false;
-  const auto at = surfacePoint(e->position().toPoint());
-  if (!at) return true;  // off the mesh: nothing to paint, nothing to select either
-  stroking_ = true;
-  changedInStroke_ = false;
-  lastSample_.reset();
-  sample(*at);
+  // Off the mesh: nothing to paint, nothing to select either.
+  surfaceBrush_.press(e->position().toPoint(), [this](const Vec3& at) { return sample(at); });
   return true;
 }
 
 bool PaintController::mouseMove(QMouseEvent* e, bool dragging) {
-  const auto at = surfacePoint(e->position().toPoint());
-  hover_ = at;
-  if (at && tree_) {
-    const render::Ray r = view_->camera().rayThrough(e->position().x(), e->position().y(), view_->width(), view_->height());
-    if (const auto hit = tree_->raycast(r.origin, r.direction)) hoverNormal_ = triangleNormal(*tree_->mesh(), size_t(hit->triangle));
-  }
-  if (dragging && stroking_ && at) {
-    // Samples every quarter radius along the drag, so fast strokes leave no gaps.
-    const Vec3 from = lastSample_.value_or(*at);
-    const double spacing = 0.25 * brush.radius;
-    const int steps = std::max(1, int(std::ceil((*at - from).norm() / spacing)));
-    for (int k = 1; k <= steps; ++k) sample(from + (*at - from) * (double(k) / steps));
-  }
+  surfaceBrush_.move(e->position(), dragging, brush.radius, [this](const Vec3& at) { return sample(at); });
   return true;
 }
 
 bool PaintController::mouseRelease(QMouseEvent*) {
-  if (!stroking_) return true;
-  stroking_ = false;
-  if (changedInStroke_)
+  if (!surfaceBrush_.stroking()) return true;
+  if (surfaceBrush_.release())
     commit(tr("Paint %1").arg(QString::fromStdString(bones_[size_t(std::clamp<int32_t>(state_.selectedBone, 0, int32_t(bones_.size()) - 1))])));
   return true;
 }
@@ -215,20 +184,7 @@ void PaintController::decorate(render::FrameScene& scene) {
       item.vertexColors = &colors_;
       item.colorRevision = colorRevision_;
     }
-  // The brush: a circle of its radius on the surface under the cursor.
-  if (hover_) {
-    const Mat3 f = sdf::frameAlong(hoverNormal_);
-    render::LineItem circle;
-    circle.onTop = true;
-    const Vec3f c(1.0f, 1.0f, 1.0f);
-    for (int k = 0; k < 40; ++k) {
-      const double t0 = 2 * M_PI * k / 40, t1 = 2 * M_PI * (k + 1) / 40;
-      circle.add((*hover_ + brush.radius * (std::cos(t0) * f.col(1) + std::sin(t0) * f.col(2))).cast<float>(),
-                 (*hover_ + brush.radius * (std::cos(t1) * f.col(1) + std::sin(t1) * f.col(2))).cast<float>(), c);
-    }
-    circle.add(hover_->cast<float>(), (*hover_ + 0.5 * brush.radius * hoverNormal_).cast<float>(), c);
-    scene.lines.push_back(std::move(circle));
-  }
+  surfaceBrush_.draw(scene, brush.radius, Vec3f(1.0f, 1.0f, 1.0f));
 }
 
 }  // namespace sinew::app

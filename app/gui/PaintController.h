@@ -7,6 +7,7 @@
 
 #include "Document.h"
 #include "Log.h"
+#include "SurfaceBrush.h"
 #include "ViewportWidget.h"
 #include "rig/WeightPaint.h"
 
@@ -58,7 +59,7 @@ class PaintController : public QObject, public ViewportInteraction {
 
  private:
   void reload();
-  void sample(const Vec3& at);
+  bool sample(const Vec3& at);
   void commit(const QString& text);
   void updateColors();
 
@@ -66,17 +67,10 @@ class PaintController : public QObject, public ViewportInteraction {
   ViewportWidget* view_;
   Log* log_;
   ObjectId mesh_ = 0;
-  uint64_t meshRevision_ = 0;
   std::vector<std::string> bones_;
   std::unique_ptr<PaintSurface> surface_;
-  TriMesh rest_;                          // a copy of the mesh (the tree points into it)
-  std::unique_ptr<TriangleTree> tree_;
+  SurfaceBrush surfaceBrush_;
   WeightPaintState state_;
-  bool stroking_ = false;
-  bool changedInStroke_ = false;
-  std::optional<Vec3> lastSample_;
-  std::optional<Vec3> hover_;
-  Vec3 hoverNormal_ = Vec3::UnitZ();
   std::vector<render::Vec3f> colors_;
   uint64_t colorRevision_ = 1;
 };
