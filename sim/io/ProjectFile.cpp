@@ -724,7 +724,7 @@ Project projectFromJson(const json& j, const std::string& path) {
         for (int32_t f : blobs.read<int32_t>(field<json>(e, "extrapolated", ctx, path), 1, ctx + " embedding flags"))
           o.embedding.extrapolated.push_back(f ? 1 : 0);
       }
-      if (v.contains("weights")) o.weights = skinFromJson(v.at("weights"), blobs, ctx + " weights", path);
+      if (v.contains("weights")) o.weights = skinFromJson(v.at("weights"), blobs, ctx + " weight", path);
       p.volumes.push_back(std::move(o));
     }
   if (j.contains("rodBodies"))
