@@ -165,6 +165,9 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   scoreShove_->setSpecialValueText(tr("off"));
   tangentWeight_ = static_cast<QDoubleSpinBox*>(searchBox(search, "tangent-weight"));
   tangentWeight_->setSpecialValueText(tr("off"));
+  timeScaleRange_ = static_cast<QDoubleSpinBox*>(searchBox(search, "time-scale-range"));
+  timeScaleRange_->setPrefix(QStringLiteral("\u00b1 "));
+  timeScaleWeight_ = static_cast<QDoubleSpinBox*>(searchBox(search, "time-scale-weight"));
   timeScaling_ = new QCheckBox(tr("Time scaling"), search);
   timeScaling_->setObjectName("ctlTimeScaling");
   timeScaling_->setChecked(true);
@@ -213,6 +216,15 @@ ControllerPanel::ControllerPanel(Document* doc, SimulationController* sim, Log* 
   sf->addRow(tr("Go back over"), backOver);
   sf->addRow(tr("Score shoved"), scoreShove_);
   sf->addRow(tr("Score twin growth"), tangentWeight_);
+  auto* timing = new QHBoxLayout;
+  timing->addWidget(timeScaleRange_);
+  timing->addWidget(new QLabel(tr("weight"), search));
+  timing->addWidget(timeScaleWeight_);
+  sf->addRow(tr("Time scale"), timing);
+  connect(timeScaling_, &QCheckBox::toggled, this, [this](bool on) {
+    timeScaleRange_->setEnabled(on);
+    timeScaleWeight_->setEnabled(on);
+  });
   auto* checks = new QGridLayout;  // two to a row: the dock stays narrow
   checks->addWidget(timeScaling_, 0, 0);
   checks->addWidget(idInit_, 0, 1);
@@ -524,6 +536,8 @@ control::OptimizeSpec ControllerPanel::spec() const {
   o.window = window_->value();
   o.noise = noise_->value();
   o.timeScaling = timeScaling_->isChecked();
+  o.timeScaleRange = timeScaleRange_->value();
+  o.timeScaleWeight = timeScaleWeight_->value();
   o.idInit = idInit_->isChecked();
   o.feedback = balance_->isChecked();
   o.balance.swingHipBalance = swingBalance_->value();

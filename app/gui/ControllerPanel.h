@@ -87,7 +87,7 @@ class ControllerPanel : public QWidget {
   QDoubleSpinBox *start_, *end_, *window_, *noise_, *pdFrequency_, *stanceAngle_, *step_, *settle_, *swingBalance_, *swingVelocity_;
   QSpinBox *samples_, *keep_, *rounds_, *seed_, *threads_, *fitRollouts_, *fitCorrections_;
   QSpinBox *backtracks_, *backtrackWindows_;
-  QDoubleSpinBox *backtrackAbove_, *backtrackSamples_, *scoreShove_, *tangentWeight_;
+  QDoubleSpinBox *backtrackAbove_, *backtrackSamples_, *scoreShove_, *tangentWeight_, *timeScaleRange_, *timeScaleWeight_;
   void setRobustness(control::SamconOptions& o) const;  // from the "Go back", "Score shoved" and "Score twin growth" editors
   QCheckBox *timeScaling_, *idInit_, *balance_, *feedback_, *shove_;
   ReplanBox* replanBox_ = nullptr;

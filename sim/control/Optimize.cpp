@@ -294,8 +294,6 @@ PreparedOptimization prepareOptimization(const Project& project, const OptimizeS
     throw InputError("--rounds", "refinement rounds must be at least 1 and at most the samples per window (" +
                                      std::to_string(o.samples) + ")");
   if (!(o.refineShrink > 0 && o.refineShrink <= 1)) throw InputError("--rounds", "the refinement shrink must lie in (0, 1]");
-  if (!(o.noise >= 0) || !(o.timeScaleRange >= 0 && o.timeScaleRange < 0.9))
-    throw InputError("optimize", "the noise must be >= 0 and the time scale range in [0, 0.9)");
   if (o.feedback && !(o.feedbackPeriod > 0 && o.feedbackPeriod <= o.window))
     throw InputError("--feedback-period", "must lie in (0, window] s");
   const ClipObject* source = nullptr;

@@ -18,6 +18,8 @@ Slot slot(OptimizeSpec& s, const std::string& name) {
   if (name == "rounds") return {nullptr, &o.rounds};
   if (name == "window") return {&o.window, nullptr};
   if (name == "noise") return {&o.noise, nullptr};
+  if (name == "time-scale-range") return {&o.timeScaleRange, nullptr};
+  if (name == "time-scale-weight") return {&o.timeScaleWeight, nullptr};
   if (name == "pd-frequency") return {&s.pdFrequency, nullptr};
   if (name == "stance-angle") return {&s.stanceAngle, nullptr};
   if (name == "step") return {&s.step, nullptr};
@@ -45,6 +47,12 @@ const std::vector<ParamSpec>& searchParams() {
          "with less noise (1: a single draw, as in the paper)"},
         {"window", "s", o.window, 0.02, 1.0, false, "Control window length"},
         {"noise", "rad", o.noise, 0, 3, false, "Target noise per degree of freedom"},
+        {"time-scale-range", "", o.timeScaleRange, 0, 0.85, false,
+         "With time scaling on, each window's duration is drawn within 1 +- this times the reference's (Liu et al. "
+         "2013, Section 5.2; a heavy or weak character may need its windows slower)"},
+        {"time-scale-weight", "", o.timeScaleWeight, 0, 100, false,
+         "Cost per (ln of a window's time scale)^2, so that a window is not shortened only because a shorter window "
+         "leaves less time to drift (0: free timing within the range)"},
         {"pd-frequency", "Hz", s.pdFrequency, 0.1, 99, false, "PD servo natural frequency"},
         {"stance-angle", "rad", s.stanceAngle, 0, 1, false,
          "Leg servos stiff enough to carry the body with about this error (0: gains from the limbs' inertia alone, as "

@@ -231,6 +231,27 @@ TEST(CliOptimize, AStandingTailIsSearchedAfterTheSegment) {
   }
 }
 
+// --time-scale-range and --time-scale-weight (Section 5.2's time scaling):
+// range 0 keeps every window at the reference's duration (drawn within +-0.2,
+// the best of a window's samples is almost never exactly 1), and both are
+// saved with the controller.
+TEST(CliOptimize, TheTimeScaleRangeBoundsEachWindowsDuration) {
+  const TempDir dir;
+  std::vector<std::string> args = {"optimize", kProject, "--clip", "Elbow bend", "--end", "0.3", "--samples", "3",
+                                   "--keep", "1", "--threads", "1", "--time-scale-range", "0", "--time-scale-weight",
+                                   "3", "-o", dir.file("t.sinew"), "--stats-json", dir.file("t.json")};
+  const ProcessResult o = cli(dir, args);
+  ASSERT_EQ(o.exitCode, 0) << o.out << o.err;
+  const json stats = json::parse(test::readBytes(dir.file("t.json")));
+  ASSERT_EQ(stats["windows"].size(), 3u);
+  for (const json& w : stats["windows"]) EXPECT_NEAR(w["time_scale"].get<double>(), 1.0, 1e-9) << w.dump();
+  EXPECT_EQ(stats["replay"]["matches_search"], true);
+  const Project p = loadProject(dir.file("t.sinew"));
+  ASSERT_EQ(p.controllers.size(), 1u);
+  EXPECT_NE(p.controllers[0].settings.find("\"timeScaleRange\":0.0"), std::string::npos) << p.controllers[0].settings;
+  EXPECT_NE(p.controllers[0].settings.find("\"timeScaleWeight\":3.0"), std::string::npos) << p.controllers[0].settings;
+}
+
 // --step: the search and its controller at twice the paper's step (half the
 // steps per sample); the controller keeps its step and plays at it wherever
 // it is played, whatever the project's step.
@@ -682,6 +703,10 @@ TEST(CliOptimize, BadInputIsNamed) {
   expectError({"optimize", kProject, "--clip", kClip, "--score-shove", "-1", "-o", out}, "--score-shove: -1 is out of range");
   expectError({"optimize", kProject, "--clip", kClip, "--tangent-weight", "2", "-o", out}, "--tangent-weight: 2 is out of range [0, 1]");
   expectError({"optimize", kProject, "--clip", kClip, "--step", "0.01", "-o", out}, "--step: 0.01 is out of range");
+  expectError({"optimize", kProject, "--clip", kClip, "--time-scale-range", "0.9", "-o", out},
+              "--time-scale-range: 0.9 is out of range [0, 0.85]");
+  expectError({"optimize", kProject, "--clip", kClip, "--time-scale-weight", "-1", "-o", out},
+              "--time-scale-weight: -1 is out of range");
   expectError({"optimize", kProject, "--clip", kClip, "--step", "0.00001", "-o", out},
               "--step: must be 0 (the project's step) or at least 0.0001");
   const ProcessResult nanStep = cli(dir, {"optimize", kProject, "--clip", kClip, "--step", "nan", "-o", out});

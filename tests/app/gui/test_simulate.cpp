@@ -963,6 +963,7 @@ TEST_F(SimulateTest, ShippedControllerSearchedOnFromOnceItsClipIsImportedAgain) 
                                                 window->document()->project().controllers.end(),
                                                 [](const ControllerObject& c) { return c.name == "01_01 0-4 s"; });
   const size_t clips = window->document()->project().clips.size();
+  const size_t controllersBefore = window->document()->project().controllers.size();
   ASSERT_TRUE(window->importFiles({"/usr/share/assimp/models/BVH/01_01.bvh"}));
   ASSERT_TRUE(window->tasks()->waitForIdle(60000));
   ASSERT_EQ(window->document()->project().clips.size(), clips + 1);
@@ -977,7 +978,7 @@ TEST_F(SimulateTest, ShippedControllerSearchedOnFromOnceItsClipIsImportedAgain) 
   EXPECT_TRUE(status->text().contains("Finished")) << status->text().toStdString();
   EXPECT_TRUE(logHas("searching '01_01 0-4 s' on from 4.7 s of its clip (47 windows kept; 4 samples per window, seed 2)"));
   const auto& controllers = window->document()->project().controllers;
-  ASSERT_EQ(controllers.size(), 3u) << "replaced, not added";
+  ASSERT_EQ(controllers.size(), controllersBefore) << "replaced, not added";
   const ControllerObject& again = *std::find_if(controllers.begin(), controllers.end(),
                                                 [](const ControllerObject& c) { return c.name == "01_01 0-4 s"; });
   ASSERT_EQ(again.windows.size(), before.windows.size());
@@ -1321,6 +1322,19 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   ASSERT_NE(tangentWeight, nullptr);
   EXPECT_EQ(tangentWeight->text(), "off");
   tangentWeight->setValue(0.05);
+  // Time scaling within +-0.1, weighted 2; the editors follow the checkbox.
+  auto* timeRange = panel->findChild<QDoubleSpinBox*>("ctlTimeScaleRange");
+  auto* timeWeight = panel->findChild<QDoubleSpinBox*>("ctlTimeScaleWeight");
+  ASSERT_NE(timeRange, nullptr);
+  ASSERT_NE(timeWeight, nullptr);
+  auto* timeScaling = panel->findChild<QCheckBox*>("ctlTimeScaling");
+  timeScaling->setChecked(false);
+  EXPECT_FALSE(timeRange->isEnabled());
+  EXPECT_FALSE(timeWeight->isEnabled());
+  timeScaling->setChecked(true);
+  EXPECT_TRUE(timeRange->isEnabled());
+  timeRange->setValue(0.1);
+  timeWeight->setValue(2);
   // Backtracking once: the first window costs more than 0.001, so it is
   // searched again; the cost plot then has one point per window all the same.
   auto* backtracks = panel->findChild<QSpinBox*>("ctlBacktracks");
@@ -1354,6 +1368,10 @@ TEST_F(SimulateTest, ControlPanelOptimisesAndPlaysAController) {
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.backtracks, 1) << made.settings;
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.scoreShove, 0.05) << made.settings;
   EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.tangentWeight, 0.05) << made.settings;
+  EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.timeScaleRange, 0.1) << made.settings;
+  EXPECT_EQ(control::specFromJson(made.settings, "test").samcon.timeScaleWeight, 2) << made.settings;
+  for (const control::WindowReport& r : panel->session()->reports())
+    EXPECT_LE(std::abs(r.timeScale - 1), 0.1 + 0.011) << "window " << r.window << ": within the range, to a step";
   EXPECT_TRUE(logHas("window 1 went badly")) << "the search went back once, and said so";
   EXPECT_EQ(panel->session()->reports().size(), made.windows.size() + 1) << "the first window was searched twice";
   EXPECT_EQ(made.windows.size(), 5u) << "three windows of the segment, two of its standing tail";
