@@ -78,8 +78,10 @@ const std::vector<Segment>& segments() {
       {"turn", "01_01", 8.0, 10.0, 8, 5, 1},   // shipped: seed 1
       // the jumps back; the centre of mass's velocity weighted 2 (at the
       // default 0.2 the character runs on after each landing and drifts off:
-      // PERFORMANCE.md "01_01 12-16 s with the velocity weighted")
-      {"01_01-12-16", "01_01", 12.0, 16.0, 4, 8, 1, 0, 0, 2.0},
+      // PERFORMANCE.md "01_01 12-16 s with the velocity weighted"); plain, the
+      // first jump's take-off failed for seeds 2 and 3 of three, with
+      // backtracking every seed got through (PERFORMANCE.md, same section)
+      {"01_01-12-16", "01_01", 12.0, 16.0, 4, 8, 1, 6, 1.0, 2.0},
       // 22.9 s; the shipped one was redone in parts, from 6.4 s on with the
       // velocity weighted 2 (4 from 21.5 s): PERFORMANCE.md "01_01, the whole clip"
       {"01_01-whole", "01_01", 0.0, -1, 4, 8, 1, 0, 0, 2.0},
