@@ -356,8 +356,10 @@ int main(int argc, char** argv) {
   json all = json::object();
   std::ostringstream table;
   table << "| segment | success | end cost | root error (m) | pose error (rad²) | end effectors (m) | flight (s, reference) "
-           "| forward travel (m, reference) | search (s) | samples | up after a " << o.shove * 1000 << " mm/s shove |\n"
-           "|---|---|---|---|---|---|---|---|---|---|---|\n";
+           "| forward travel (m, reference) | search (s) | samples | ";
+  if (o.shove > 0) table << "up after a " << o.shove * 1000 << " mm/s shove |\n";
+  else table << "shoved replays |\n";
+  table << "|---|---|---|---|---|---|---|---|---|---|---|\n";
   test::Plot plot{"Best cost per control window (seed " + std::to_string(o.seeds.front()) + ", " +
                       std::to_string(o.samples) + " samples, " + std::to_string(o.keep) + " kept)",
                   "window", "cost", {}, {}, true};
@@ -401,7 +403,9 @@ int main(int argc, char** argv) {
           << fmt(column([](auto& r) { return r.flight.seconds; }), 2) << " (" << fmt({runs.front().referenceFlight.seconds, 0}, 2).substr(0, 4)
           << ") | " << fmt(column([](auto& r) { return r.travel; }), 2) << " (" << fmt({runs.front().referenceTravel, 0}, 2).substr(0, 4)
           << ") | " << fmt(column([](auto& r) { return r.searchSeconds; }), 0) << " | "
-          << fmt(column([](auto& r) { return double(r.samples); }), 0) << " | " << shovedUp << "/" << shoved << " |\n";
+          << fmt(column([](auto& r) { return double(r.samples); }), 0) << " | "
+          << (shoved > 0 ? std::to_string(shovedUp) + "/" + std::to_string(shoved) : std::string("none (--shove 0)"))
+          << " |\n";
     test::PlotSeries s{seg.name, {}, runs.front().windowCost, colors[colorIndex++ % 7]};
     for (size_t k = 0; k < s.y.size(); ++k) s.x.push_back(double(k + 1));
     plot.series.push_back(std::move(s));
