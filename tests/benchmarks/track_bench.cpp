@@ -26,7 +26,8 @@
 //               [--score-shove M_PER_S] [--tangent-weight W]
 // (--step: the search's and its controllers' time step, as optimize --step;
 // default the project's, 0.5 ms; --backtracks, --backtrack-above: as optimize's,
-// default each segment's: none but for the run; --shove 0: no shoved replays;
+// default each segment's: the jump, 01_01 12-16 s and the run backtrack;
+// --shove 0: no shoved replays;
 // --score-shove, --tangent-weight: as optimize's, default 0: off).
 // e.g. `build/bin/track_bench --samples 60 --keep 10 --seeds 1 --only turn,walk --out /tmp/tb`.
 #include "control/Cost.h"
